@@ -1,0 +1,169 @@
+/**
+ * buildApp(env): the database, the event bus, yoga with the schema, and the HTTP server with
+ * /graphql (GraphiQL in a browser) and /healthz. start(port) listens; stop() closes everything.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ExecutionArgs } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { GraphQLError } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import pino, { type Logger } from 'pino';
+import { WebSocketServer } from 'ws';
+import type { ServiceContext } from './context.js';
+import { type Database, openDatabase } from './db/client.js';
+import type { Env } from './env.js';
+import { createEventBus, type EventBus } from './pubsub.js';
+import { createMaskError } from './schema/errors.js';
+import { schema } from './schema/index.js';
+
+export interface App {
+  yoga: YogaServerInstance<Record<string, unknown>, ServiceContext>;
+  server: Server;
+  db: Database;
+  events: EventBus;
+  logger: Logger;
+  /** Listens on `port` (0 = any free port) and `env.HOST`; resolves to the port used. */
+  start(port?: number): Promise<number>;
+  /** Stops accepting, closes the HTTP server and the database. */
+  stop(): Promise<void>;
+}
+
+export interface BuildOptions {
+  logger?: Logger;
+  /** Apply committed migrations before serving (default true). */
+  migrate?: boolean;
+}
+
+/**
+ * Builds the whole service from configuration.
+ * @throws Error when the database cannot be opened or migrated
+ */
+export async function buildApp(env: Env, options: BuildOptions = {}): Promise<App> {
+  const logger = options.logger ?? pino({ level: env.LOG_LEVEL });
+  const db = await openDatabase(env.DATABASE_URL, { migrate: options.migrate });
+  if (db.appliedMigrations.length) logger.info({ applied: db.appliedMigrations }, 'applied migrations');
+  const events = createEventBus();
+  const limits = {
+    maxItemBytes: env.MAX_ITEM_BYTES,
+    maxAppendItems: env.MAX_APPEND_ITEMS,
+    maxPageSize: env.MAX_PAGE_SIZE,
+  };
+
+  const yoga = createYoga<Record<string, unknown>, ServiceContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    // GraphiQL served from the package itself, not a CDN: works on machines without internet.
+    graphiql: { title: 'threadstore' },
+    renderGraphiQL,
+    landingPage: false,
+    logging: {
+      debug: (...args) => logger.debug(args.map(String).join(' ')),
+      info: (...args) => logger.info(args.map(String).join(' ')),
+      warn: (...args) => logger.warn(args.map(String).join(' ')),
+      // Client mistakes (GraphQLErrors) are not server errors; unexpected ones are logged by maskError.
+      error: (...args) =>
+        args[0] instanceof GraphQLError
+          ? logger.debug(args.map(String).join(' '))
+          : logger.error(args.map(String).join(' ')),
+    },
+    maskedErrors: { maskError: createMaskError(logger) },
+    // A fresh context per request: dataloaders cache per context object.
+    context: (): ServiceContext => ({ db, tenantId: env.DEFAULT_TENANT, events, limits }),
+  });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz') {
+      try {
+        await db.prisma.$queryRawUnsafe('SELECT 1');
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      } catch (error) {
+        logger.warn({ err: error }, 'health check failed');
+        res.writeHead(503, { 'content-type': 'application/json' }).end('{"status":"unavailable"}');
+      }
+      return;
+    }
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > env.MAX_BODY_BYTES) {
+      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(
+        JSON.stringify({
+          errors: [
+            {
+              message: `The request body is ${length} bytes; the limit is ${env.MAX_BODY_BYTES}.`,
+              extensions: { code: 'PAYLOAD_TOO_LARGE' },
+            },
+          ],
+        }),
+      );
+      req.resume();
+      return;
+    }
+    await yoga.requestListener(req, res);
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      logger.error({ err: error }, 'request failed');
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+
+  // graphql-ws on the same port and path (yoga's examples/graphql-ws): yoga's envelop runs
+  // parse, validate, context and error masking for WebSocket operations too.
+  const wsServer = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+  type Run = (a: ExecutionArgs) => ReturnType<typeof import('graphql').execute>;
+  type EnvelopedRoot = { execute: Run; subscribe: Run };
+  const wsCleanup = useServer(
+    {
+      execute: (args) => (args.rootValue as EnvelopedRoot).execute(args),
+      subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args),
+      onSubscribe: async (ctx, _id, params) => {
+        const { schema: enveloped, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params,
+        });
+        const args = {
+          schema: enveloped,
+          operationName: params.operationName,
+          document: parse(params.query),
+          variableValues: params.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
+        const errors = validate(args.schema, args.document);
+        if (errors.length) return errors;
+        return args;
+      },
+      connectionInitWaitTimeout: 10_000,
+    },
+    wsServer,
+    12_000, // keep-alive ping interval, ms
+  );
+
+  return {
+    yoga,
+    server,
+    db,
+    events,
+    logger,
+    start: (port = env.PORT) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, env.HOST, () => resolve((server.address() as AddressInfo).port));
+      }),
+    stop: async () => {
+      await wsCleanup.dispose();
+      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+      if (server.listening) {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+      }
+      await db.close();
+    },
+  };
+}

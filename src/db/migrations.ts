@@ -1,0 +1,103 @@
+/**
+ * Committed migrations: reading them from `prisma/migrations/<provider>/` and applying them
+ * with Prisma's schema engine, exactly as `prisma migrate deploy` records them in
+ * `_prisma_migrations` (a restart applies nothing twice).
+ */
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { MigrationList } from '@prisma/schema-engine-wasm/schema_engine_bg';
+import { withSchemaEngine } from './schema-engine.js';
+
+export type Provider = 'sqlite' | 'postgresql';
+
+/** Repository root (this file lives in src/db/). */
+export const projectRoot = join(import.meta.dirname, '..', '..');
+
+/** The Prisma schema file for a provider: the canonical one, or the derived PostgreSQL one. */
+export function schemaPath(provider: Provider): string {
+  return provider === 'sqlite'
+    ? join(projectRoot, 'prisma', 'schema.prisma')
+    : join(projectRoot, 'prisma', 'postgresql', 'schema.prisma');
+}
+
+/** The folder holding one provider's committed migration history. */
+export function migrationsDir(provider: Provider): string {
+  return join(projectRoot, 'prisma', 'migrations', provider);
+}
+
+/** Reads a provider's committed migrations in name (= time) order. */
+export async function readMigrations(provider: Provider): Promise<MigrationList> {
+  const baseDir = migrationsDir(provider);
+  const names = existsSync(baseDir)
+    ? (await readdir(baseDir, { withFileTypes: true }))
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
+    : [];
+  const lockPath = join(baseDir, 'migration_lock.toml');
+  return {
+    baseDir,
+    lockfile: {
+      path: 'migration_lock.toml',
+      content: existsSync(lockPath) ? await readFile(lockPath, 'utf8') : null,
+    },
+    shadowDbInitScript: '',
+    migrationDirectories: await Promise.all(
+      names.map(async (name) => ({
+        path: name,
+        migrationFile: {
+          path: 'migration.sql',
+          content: {
+            tag: 'ok' as const,
+            value: await readFile(join(baseDir, name, 'migration.sql'), 'utf8'),
+          },
+        },
+      })),
+    ),
+  };
+}
+
+const noFilters = { externalTables: [], externalEnums: [] };
+
+/**
+ * Applies every committed migration not yet recorded in the database.
+ * @returns the names of the migrations applied now (empty when the database was current)
+ */
+export async function applyMigrations(
+  provider: Provider,
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+): Promise<string[]> {
+  const schemaText = await readFile(schemaPath(provider), 'utf8');
+  const migrationsList = await readMigrations(provider);
+  return withSchemaEngine(schemaText, adapterFactory, async (engine) => {
+    const result = await engine.applyMigrations({ migrationsList, filters: noFilters });
+    return result.appliedMigrationNames;
+  });
+}
+
+/**
+ * The SQL that takes a database from the committed migrations to the current schema file
+ * (empty when they agree). Used by `npm run migrate:create`.
+ */
+export async function diffSchemaAgainstMigrations(
+  provider: Provider,
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+): Promise<string> {
+  const schemaText = await readFile(schemaPath(provider), 'utf8');
+  const migrations = await readMigrations(provider);
+  return withSchemaEngine(schemaText, adapterFactory, async (engine) => {
+    const result = await engine.diff({
+      from: migrations.migrationDirectories.length
+        ? { tag: 'migrations', ...migrations }
+        : { tag: 'empty' },
+      to: { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: schemaText }] },
+      script: true,
+      exitCode: null,
+      filters: noFilters,
+    });
+    const sql = result.stdout ?? '';
+    return /^\s*(--.*\n?\s*)*$/.test(sql) || sql.includes('This is an empty migration') ? '' : sql;
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * The only reader of process.env. Parses and validates the configuration with zod and fails
+ * fast with a message naming the variable.
+ */
+import { z } from 'zod';
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** `file:<path>` (SQLite, the default) or `postgres://` / `postgresql://`. */
+  DATABASE_URL: z.string().min(1).default('file:./data/threadstore.db'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Tenant used for every request until authentication exists. */
+  DEFAULT_TENANT: z.string().min(1).default('local'),
+  /** Largest JSON payload of one item, in bytes (PAYLOAD_TOO_LARGE above it). */
+  MAX_ITEM_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  /** Largest request body, in bytes. */
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+  /** Most items in one appendItems call. */
+  MAX_APPEND_ITEMS: z.coerce.number().int().positive().default(500),
+  /** Largest page of a connection. */
+  MAX_PAGE_SIZE: z.coerce.number().int().positive().default(500),
+});
+
+/** Validated configuration; see the README's configuration table. */
+export type Env = z.infer<typeof envSchema>;
+
+/**
+ * Parses configuration from a record of environment variables.
+ * @throws Error listing every invalid variable and why
+ */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,60 @@
+/**
+ * Expected failures, each with the `extensions.code` clients see (the contract's error list).
+ * Services throw these; the GraphQL layer turns them into GraphQLErrors (src/schema/errors.ts).
+ * Anything else is an unexpected error: masked as "Unexpected error." and logged with its stack.
+ */
+
+/** The codes of the contract that a service can raise. */
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED';
+
+/** Base class: a message a person can act on, a code, and optional details for extensions. */
+export class ThreadstoreError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Input that is well-formed GraphQL but breaks a rule (range, size, shape). */
+export class BadUserInputError extends ThreadstoreError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('BAD_USER_INPUT', message, details);
+  }
+}
+
+/** The thread (or other record) does not exist for this tenant. */
+export class NotFoundError extends ThreadstoreError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('NOT_FOUND', message, details);
+  }
+}
+
+/** The request contradicts the current state: duplicate id, expectedSeq, idempotency key, overlap. */
+export class ConflictError extends ThreadstoreError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('CONFLICT', message, details);
+  }
+}
+
+/** A value over a configured size limit. */
+export class PayloadTooLargeError extends ThreadstoreError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('PAYLOAD_TOO_LARGE', message, details);
+  }
+}
+
+/** The standard not-found error for a thread id. */
+export function threadNotFound(threadId: string): NotFoundError {
+  return new NotFoundError(`Thread "${threadId}" does not exist.`, { threadId });
+}

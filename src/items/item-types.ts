@@ -1,0 +1,125 @@
+/**
+ * The item types: the body field of NewItem that writes each one, the zod schema that checks a
+ * body beyond what GraphQL coercion already checked, and how a body becomes the stored `data`.
+ * Stored `data` uses the GraphQL field names (contract: ConversationItem.data); null fields
+ * are left out.
+ */
+import { z } from 'zod';
+
+/** Known item types (contract: ConversationItem.type). */
+export const KNOWN_ITEM_TYPES = [
+  'message',
+  'tool_call',
+  'tool_result',
+  'reasoning',
+  'error',
+  'compaction',
+  'resource_event',
+  'slash_command',
+  'terminal',
+] as const;
+export type KnownItemType = (typeof KNOWN_ITEM_TYPES)[number];
+
+/** Status values (contract: ItemStatus). */
+export type ItemStatus = 'COMPLETED' | 'IN_PROGRESS' | 'ACTION_REQUIRED';
+
+/** Types an OtherItemInput may name: snake_case, not a known type (contract: OtherItemInput.type). */
+export const OTHER_TYPE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+
+const shortText = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+const json = z.unknown();
+
+const tokenUsage = z
+  .object({
+    inputTokens: z.number().int().min(0).nullish(),
+    outputTokens: z.number().int().min(0).nullish(),
+    totalTokens: z.number().int().min(0).nullish(),
+  })
+  .nullish();
+
+/** One zod schema per NewItem body field; keys are the GraphQL input field names. */
+export const bodySchemas = {
+  message: z.object({
+    role: shortText(64).min(1, 'must not be empty'),
+    content: z.string().nullish(),
+    parts: json.nullish(),
+    usage: tokenUsage,
+  }),
+  toolCall: z.object({
+    callId: shortText(256).min(1, 'must not be empty'),
+    name: shortText(256).min(1, 'must not be empty'),
+    arguments: json.refine((v) => v !== undefined, 'is required'),
+  }),
+  toolResult: z.object({
+    callId: shortText(256).min(1, 'must not be empty'),
+    name: shortText(256).nullish(),
+    output: json.refine((v) => v !== undefined, 'is required'),
+    isError: z.boolean().nullish(),
+  }),
+  reasoning: z.object({ text: z.string() }),
+  error: z.object({ reason: z.string(), code: shortText(256).nullish() }),
+  resourceEvent: z.object({ kind: shortText(256).min(1, 'must not be empty'), payload: json.nullish() }),
+  slashCommand: z.object({ command: shortText(1024).min(1, 'must not be empty'), args: z.string().nullish() }),
+  terminal: z.object({ stream: z.enum(['stdin', 'stdout', 'stderr']), text: z.string() }),
+  other: z.object({
+    type: z
+      .string()
+      .regex(OTHER_TYPE_PATTERN, 'must match ^[a-z][a-z0-9_]{0,63}$')
+      .refine(
+        (t) => !(KNOWN_ITEM_TYPES as readonly string[]).includes(t),
+        'is a known item type; use its own field (compaction markers come from addCompaction)',
+      ),
+    data: json.refine((v) => v !== undefined, 'is required'),
+  }),
+} as const;
+
+export type BodyField = keyof typeof bodySchemas;
+export const BODY_FIELDS = Object.keys(bodySchemas) as BodyField[];
+
+/** The stored type a body field writes (`other` writes its own type). */
+export const TYPE_OF_BODY: Record<Exclude<BodyField, 'other'>, KnownItemType> = {
+  message: 'message',
+  toolCall: 'tool_call',
+  toolResult: 'tool_result',
+  reasoning: 'reasoning',
+  error: 'error',
+  resourceEvent: 'resource_event',
+  slashCommand: 'slash_command',
+  terminal: 'terminal',
+};
+
+/** Drops null and undefined members: "null fields may be left out" of data. */
+function compact(record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) if (v !== null && v !== undefined) out[k] = v;
+  return out;
+}
+
+/**
+ * Turns a validated body into the stored type, data and callId.
+ * @param field the body field that was set
+ * @param body the value zod accepted
+ */
+export function bodyToData(
+  field: BodyField,
+  body: Record<string, unknown>,
+): { type: string; data: unknown; callId: string | null } {
+  if (field === 'other') return { type: body.type as string, data: body.data, callId: null };
+  const type = TYPE_OF_BODY[field];
+  if (field === 'message' && body.usage) {
+    const usage = compact(body.usage as Record<string, unknown>);
+    return { type, data: compact({ ...body, usage: Object.keys(usage).length ? usage : null }), callId: null };
+  }
+  if (field === 'toolResult') {
+    return {
+      type,
+      data: compact({ ...body, isError: body.isError ?? false }),
+      callId: body.callId as string,
+    };
+  }
+  return {
+    type,
+    data: compact(body),
+    callId: field === 'toolCall' ? (body.callId as string) : null,
+  };
+}

@@ -1,0 +1,441 @@
+/**
+ * GraphQL types of the item log: ConversationItem and its ten object types, the Item union,
+ * the NewItem inputs, Query.item and the appendItems and purgeItems mutations.
+ */
+import type { FieldMap } from '@pothos/core';
+import { builder } from '../schema/builder.js';
+import { NodeRef } from '../schema/node.js';
+import { ThreadRef } from '../threads/thread.schema.js';
+import type { ItemStatus } from './item-types.js';
+import { followThreadItems } from './item-stream.js';
+import type { Thread } from '../generated/prisma/client.js';
+import {
+  appendItems,
+  findItem,
+  type ItemRecord,
+  lastItems,
+  listItems,
+  type NewItemInput,
+  purgeItems,
+} from './item.service.js';
+
+export const ItemStatusEnum = builder.enumType('ItemStatus', {
+  values: ['COMPLETED', 'IN_PROGRESS', 'ACTION_REQUIRED'] as const,
+  description: 'Whether the item is final, still being produced, or waiting for someone.',
+});
+
+interface TokenUsageShape {
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  totalTokens?: number | null;
+}
+
+const TokenUsageRef = builder.objectRef<TokenUsageShape>('TokenUsage').implement({
+  description: 'Token counts reported by the model for one message.',
+  fields: (t) => ({
+    inputTokens: t.int({ nullable: true, resolve: (u) => u.inputTokens ?? null }),
+    outputTokens: t.int({ nullable: true, resolve: (u) => u.outputTokens ?? null }),
+    totalTokens: t.int({ nullable: true, resolve: (u) => u.totalTokens ?? null }),
+  }),
+});
+
+/** GraphQL object type of each stored type; anything else is an OtherItem. */
+const TYPE_NAMES: Record<string, string> = {
+  message: 'MessageItem',
+  tool_call: 'ToolCallItem',
+  tool_result: 'ToolResultItem',
+  reasoning: 'ReasoningItem',
+  error: 'ErrorItem',
+  compaction: 'CompactionItem',
+  resource_event: 'ResourceEventItem',
+  slash_command: 'SlashCommandItem',
+  terminal: 'TerminalItem',
+};
+
+/** The GraphQL type name of a stored item. */
+export function itemTypeName(item: ItemRecord): string {
+  return TYPE_NAMES[item.type] ?? 'OtherItem';
+}
+
+/** The item's data as an object, for type-specific fields. */
+function data(item: ItemRecord): Record<string, unknown> {
+  return (item.data ?? {}) as Record<string, unknown>;
+}
+
+export const ConversationItemRef = builder.interfaceRef<ItemRecord>('ConversationItem').implement({
+  description:
+    "Fields shared by every entry of a thread's append-only log.\nItems are never modified after they are written.",
+  interfaces: [NodeRef],
+  resolveType: itemTypeName,
+  fields: (t) => ({
+    id: t.exposeID('id', {
+      description: 'Stable id: "<threadId>:<seq>". Unique across the whole store; clients dedupe by it.',
+    }),
+    threadId: t.exposeID('threadId', { description: 'The thread this item belongs to.' }),
+    seq: t.exposeInt('seq', {
+      description: "Position in the thread's log: 0 for the first item, then +1 per item, never reused.",
+    }),
+    type: t.exposeString('type', {
+      description:
+        'Item type as stored: message, tool_call, tool_result, reasoning, error, compaction, resource_event, slash_command, terminal, or any other snake_case name.',
+    }),
+    status: t.field({
+      type: ItemStatusEnum,
+      description: 'Whether the item is final.',
+      resolve: (item) => item.status as ItemStatus,
+    }),
+    responseId: t.exposeString('responseId', {
+      nullable: true,
+      description: 'Groups the items produced by one model response / one agent turn.',
+    }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the item was written (or the imported time).', resolve: (item) => item.createdAt }),
+    createdBy: t.exposeString('createdBy', {
+      nullable: true,
+      description: 'Who wrote it: an agent, robot or user name.',
+    }),
+    data: t.field({
+      type: 'JSON',
+      description:
+        'The whole stored payload: the type-specific fields below under their GraphQL names, as one object (null fields may be left out); for OtherItem, the data given.',
+      resolve: (item) => item.data,
+    }),
+  }),
+});
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+type FieldsOf = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, ItemRecord>) => FieldMap;
+
+/** Declares one item object type implementing Node and ConversationItem. */
+function itemType(name: string, description: string, fields: FieldsOf) {
+  return builder.objectRef<ItemRecord>(name).implement({
+    description,
+    interfaces: [NodeRef, ConversationItemRef],
+    isTypeOf: (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      'seq' in value &&
+      !('markerSeq' in value) &&
+      itemTypeName(value as ItemRecord) === name,
+    fields,
+  });
+}
+
+export const MessageItemRef = itemType('MessageItem', 'A message of a user, assistant, system or developer.', (t) => ({
+  role: t.string({
+    description: 'user, assistant, system, developer, or another role name.',
+    resolve: (i) => String(data(i).role),
+  }),
+  content: t.string({
+    nullable: true,
+    description: 'Plain-text content; null when the message only has parts.',
+    resolve: (i) => (data(i).content as string | undefined) ?? null,
+  }),
+  parts: t.field({
+    type: 'JSON',
+    nullable: true,
+    description: 'Structured content parts exactly as written (text, images, files...).',
+    resolve: (i) => data(i).parts ?? null,
+  }),
+  usage: t.field({
+    type: TokenUsageRef,
+    nullable: true,
+    description: 'Token counts, when the model reported them.',
+    resolve: (i) => (data(i).usage as TokenUsageShape | undefined) ?? null,
+  }),
+}));
+
+export const ToolCallItemRef = itemType('ToolCallItem', 'A call of a tool by the model.', (t) => ({
+  callId: t.string({ description: 'Correlates the call with its ToolResultItem.', resolve: (i) => String(data(i).callId) }),
+  name: t.string({ description: 'The tool called.', resolve: (i) => String(data(i).name) }),
+  arguments: t.field({
+    type: 'JSON',
+    description: 'Parsed arguments; the original string when it was not valid JSON.',
+    resolve: (i) => data(i).arguments,
+  }),
+}));
+
+export const ToolResultItemRef = itemType('ToolResultItem', 'The output of a tool call.', (t) => ({
+  callId: t.string({ description: 'The callId of the ToolCallItem answered.', resolve: (i) => String(data(i).callId) }),
+  name: t.string({ nullable: true, description: 'The tool that answered.', resolve: (i) => (data(i).name as string | undefined) ?? null }),
+  output: t.field({ type: 'JSON', description: 'What the tool returned.', resolve: (i) => data(i).output }),
+  isError: t.boolean({ description: 'True when the tool failed.', resolve: (i) => data(i).isError === true }),
+}));
+
+export const ReasoningItemRef = itemType('ReasoningItem', "The model's reasoning text.", (t) => ({
+  text: t.string({ description: 'The reasoning.', resolve: (i) => String(data(i).text) }),
+}));
+
+export const ErrorItemRef = itemType('ErrorItem', 'An error the agent ran into.', (t) => ({
+  reason: t.string({ description: 'What went wrong.', resolve: (i) => String(data(i).reason) }),
+  code: t.string({ nullable: true, description: 'A machine-readable code.', resolve: (i) => (data(i).code as string | undefined) ?? null }),
+}));
+
+export const CompactionItemRef = itemType(
+  'CompactionItem',
+  'A marker in the log, written by addCompaction, recording that [startSeq..endSeq] was summarized.',
+  (t) => ({
+    summary: t.string({ description: 'The summary recorded.', resolve: (i) => String(data(i).summary) }),
+    startSeq: t.int({ description: 'First seq summarized.', resolve: (i) => Number(data(i).startSeq) }),
+    endSeq: t.int({ description: 'Last seq summarized (inclusive).', resolve: (i) => Number(data(i).endSeq) }),
+  }),
+);
+
+export const ResourceEventItemRef = itemType('ResourceEventItem', 'Session or sub-agent lifecycle event.', (t) => ({
+  kind: t.string({ description: 'What happened, e.g. session_started.', resolve: (i) => String(data(i).kind) }),
+  payload: t.field({ type: 'JSON', nullable: true, description: 'Details of the event.', resolve: (i) => data(i).payload ?? null }),
+}));
+
+export const SlashCommandItemRef = itemType('SlashCommandItem', 'A slash command typed by a user.', (t) => ({
+  command: t.string({ description: 'The command, e.g. /compact.', resolve: (i) => String(data(i).command) }),
+  args: t.string({ nullable: true, description: 'Its arguments as typed.', resolve: (i) => (data(i).args as string | undefined) ?? null }),
+}));
+
+export const TerminalItemRef = itemType('TerminalItem', 'Terminal input or output.', (t) => ({
+  stream: t.string({ description: 'stdin, stdout or stderr.', resolve: (i) => String(data(i).stream) }),
+  text: t.string({ description: 'The text of the stream.', resolve: (i) => String(data(i).text) }),
+}));
+
+export const OtherItemRef = itemType('OtherItem', 'An item whose type is outside the known set; its payload is in data.', () => ({}));
+
+/** Every item object type, in contract order. */
+export const ITEM_TYPES = [
+  MessageItemRef,
+  ToolCallItemRef,
+  ToolResultItemRef,
+  ReasoningItemRef,
+  ErrorItemRef,
+  CompactionItemRef,
+  ResourceEventItemRef,
+  SlashCommandItemRef,
+  TerminalItemRef,
+  OtherItemRef,
+] as const;
+
+export const ItemRef = builder.unionType('Item', {
+  description: 'Any entry of the log, as its own type.',
+  types: [...ITEM_TYPES],
+  resolveType: itemTypeName,
+});
+
+// Inputs.
+
+const TokenUsageInput = builder.inputType('TokenUsageInput', {
+  description: 'Token counts reported by the model.',
+  fields: (t) => ({
+    inputTokens: t.int(),
+    outputTokens: t.int(),
+    totalTokens: t.int(),
+  }),
+});
+
+const bodyInputs = {
+  message: builder.inputType('MessageInput', {
+    description: 'A message body.',
+    fields: (t) => ({
+      role: t.string({ required: true, description: 'user, assistant, system, developer, or another role name.' }),
+      content: t.string({ description: 'Plain-text content.' }),
+      parts: t.field({ type: 'JSON', description: 'Structured content parts, stored as given.' }),
+      usage: t.field({ type: TokenUsageInput }),
+    }),
+  }),
+  toolCall: builder.inputType('ToolCallInput', {
+    description: 'A tool call body.',
+    fields: (t) => ({
+      callId: t.string({ required: true }),
+      name: t.string({ required: true }),
+      arguments: t.field({ type: 'JSON', required: true }),
+    }),
+  }),
+  toolResult: builder.inputType('ToolResultInput', {
+    description: 'A tool result body.',
+    fields: (t) => ({
+      callId: t.string({ required: true }),
+      name: t.string(),
+      output: t.field({ type: 'JSON', required: true }),
+      isError: t.boolean({ defaultValue: false }),
+    }),
+  }),
+  reasoning: builder.inputType('ReasoningInput', {
+    description: 'A reasoning body.',
+    fields: (t) => ({ text: t.string({ required: true }) }),
+  }),
+  error: builder.inputType('ErrorInput', {
+    description: 'An error body.',
+    fields: (t) => ({ reason: t.string({ required: true }), code: t.string() }),
+  }),
+  resourceEvent: builder.inputType('ResourceEventInput', {
+    description: 'A lifecycle event body.',
+    fields: (t) => ({ kind: t.string({ required: true }), payload: t.field({ type: 'JSON' }) }),
+  }),
+  slashCommand: builder.inputType('SlashCommandInput', {
+    description: 'A slash command body.',
+    fields: (t) => ({ command: t.string({ required: true }), args: t.string() }),
+  }),
+  terminal: builder.inputType('TerminalInput', {
+    description: 'A terminal stream body.',
+    fields: (t) => ({ stream: t.string({ required: true, description: 'stdin, stdout or stderr.' }), text: t.string({ required: true }) }),
+  }),
+  other: builder.inputType('OtherItemInput', {
+    description: 'An item of a type outside the known set.',
+    fields: (t) => ({
+      type: t.string({
+        required: true,
+        description:
+          'Matches ^[a-z][a-z0-9_]{0,63}$ and is not one of the known type names (those have their own field; compaction markers come from addCompaction).',
+      }),
+      data: t.field({ type: 'JSON', required: true }),
+    }),
+  }),
+};
+
+export const NewItemInputRef = builder.inputType('NewItem', {
+  description: 'Exactly one of the body fields (message ... other) must be set.',
+  fields: (t) => ({
+    status: t.field({ type: ItemStatusEnum, defaultValue: 'COMPLETED' }),
+    responseId: t.string(),
+    createdBy: t.string(),
+    createdAt: t.field({ type: 'DateTime', description: 'For importing history; defaults to the time of the append.' }),
+    message: t.field({ type: bodyInputs.message }),
+    toolCall: t.field({ type: bodyInputs.toolCall }),
+    toolResult: t.field({ type: bodyInputs.toolResult }),
+    reasoning: t.field({ type: bodyInputs.reasoning }),
+    error: t.field({ type: bodyInputs.error }),
+    resourceEvent: t.field({ type: bodyInputs.resourceEvent }),
+    slashCommand: t.field({ type: bodyInputs.slashCommand }),
+    terminal: t.field({ type: bodyInputs.terminal }),
+    other: t.field({ type: bodyInputs.other }),
+  }),
+});
+
+const AppendItemsInputRef = builder.inputType('AppendItemsInput', {
+  description: 'Items to append to one thread.',
+  fields: (t) => ({
+    threadId: t.id({ required: true }),
+    items: t.field({
+      type: [NewItemInputRef],
+      required: true,
+      description: '1 to 500 items, written all-or-nothing with consecutive seqs.',
+    }),
+    expectedSeq: t.int({
+      description: 'If set, the append fails with CONFLICT unless the first new item would get exactly this seq.',
+    }),
+    idempotencyKey: t.string({
+      description:
+        'A retry with the same key on the same thread returns the first result (replayed: true) and writes nothing; the same key with items that are not deep-equal is a CONFLICT. Keys are kept at least 24 hours.',
+    }),
+  }),
+});
+
+const AppendItemsPayloadRef = builder
+  .objectRef<Awaited<ReturnType<typeof appendItems>>>('AppendItemsPayload')
+  .implement({
+    description: 'The result of appendItems.',
+    fields: (t) => ({
+      thread: t.field({ type: ThreadRef, description: 'The thread after the append.', resolve: (p) => p.thread }),
+      items: t.field({ type: [ItemRef], description: 'The items written, in seq order.', resolve: (p) => p.items }),
+      replayed: t.exposeBoolean('replayed', {
+        description: 'True when this answers a retry with an idempotency key already used.',
+      }),
+    }),
+  });
+
+builder.mutationField('appendItems', (t) =>
+  t.field({
+    type: AppendItemsPayloadRef,
+    description: 'Appends items to a thread, all-or-nothing, with consecutive seqs.',
+    args: { input: t.arg({ type: AppendItemsInputRef, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      appendItems(ctx, {
+        threadId: String(input.threadId),
+        items: input.items as NewItemInput[],
+        expectedSeq: input.expectedSeq,
+        idempotencyKey: input.idempotencyKey,
+      }),
+  }),
+);
+
+builder.queryField('item', (t) =>
+  t.field({
+    type: ItemRef,
+    nullable: true,
+    description: 'One item by thread and seq; null when it does not exist (or was purged).',
+    args: { threadId: t.arg.id({ required: true }), seq: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => findItem(ctx, String(args.threadId), args.seq),
+  }),
+);
+
+const PurgeItemsInputRef = builder.inputType('PurgeItemsInput', {
+  description: 'Deletes the raw items created before `before` (retention). Seqs are not reused.',
+  fields: (t) => ({
+    threadId: t.id({ required: true }),
+    before: t.field({ type: 'DateTime', required: true }),
+  }),
+});
+
+const PurgeItemsPayloadRef = builder
+  .objectRef<Awaited<ReturnType<typeof purgeItems>>>('PurgeItemsPayload')
+  .implement({
+    description: 'The result of purgeItems.',
+    fields: (t) => ({
+      thread: t.field({ type: ThreadRef, resolve: (p) => p.thread }),
+      itemsDeleted: t.exposeInt('itemsDeleted'),
+    }),
+  });
+
+builder.mutationField('purgeItems', (t) =>
+  t.field({
+    type: PurgeItemsPayloadRef,
+    description: 'Deletes the items of a thread created before a time (retention).',
+    args: { input: t.arg({ type: PurgeItemsInputRef, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      purgeItems(ctx, { threadId: String(input.threadId), before: input.before }),
+  }),
+);
+
+// Thread fields backed by the item log.
+
+builder.objectFields(ThreadRef, (t) => ({
+  items: t.connection(
+    {
+      type: ItemRef,
+      description:
+        'The log in seq order. Cursors are opaque and belong to this thread.\nafterSeq/beforeSeq are exclusive seq bounds usable instead of cursors (a\nnegative afterSeq means from the first item). types filters by\nConversationItem.type; totalCount counts the items matching types, whatever\nthe cursors and bounds. Default page size 50, maximum 500. BAD_USER_INPUT\nfor: first or last negative or over 500, first and last together, an empty\ntypes list, a malformed cursor or one from another thread.',
+      args: {
+        afterSeq: t.arg.int(),
+        beforeSeq: t.arg.int(),
+        types: t.arg.stringList(),
+      },
+      resolve: async (thread, args, ctx) => (await listItems(ctx, thread, args)) as never,
+    },
+    {
+      name: 'ItemConnection',
+      description: 'A page of a thread log.',
+      fields: (c) => ({
+        totalCount: c.int({
+          description: 'Items of the thread that match the filter (not just this page).',
+          resolve: (connection) => (connection as unknown as { totalCount: number }).totalCount,
+        }),
+      }),
+    },
+    { name: 'ItemEdge', description: 'An item in a page.' },
+  ),
+  lastItem: t.loadable({
+    type: ItemRef,
+    nullable: true,
+    description: 'The newest stored item, for list previews.',
+    load: (threads: Thread[], ctx) => lastItems(ctx, threads),
+    loaderOptions: { cacheKeyFn: (thread: Thread) => thread.id },
+    resolve: (thread) => thread,
+  }),
+}));
+
+builder.subscriptionField('threadItems', (t) =>
+  t.field({
+    type: ItemRef,
+    description:
+      'The items of one thread in seq order. With afterSeq, first every stored item\nwith seq > afterSeq (-1 replays from the first item; an afterSeq at or past\nthe end replays nothing), then live ones; without it, live ones only. Never\na gap, never a duplicate, also across a reconnect that passes the last seq\nseen. Ends (complete) when the thread is deleted; NOT_FOUND for a thread\nthat does not exist.',
+    args: { threadId: t.arg.id({ required: true }), afterSeq: t.arg.int() },
+    subscribe: (_root, args, ctx) => followThreadItems(ctx, String(args.threadId), args.afterSeq),
+    resolve: (item: ItemRecord) => item,
+  }),
+);

@@ -1,0 +1,520 @@
+/**
+ * The append-only item log: appends with seq assignment, expectedSeq and idempotency keys;
+ * pages of history; single items; the newest item of threads; retention purges.
+ * Rules from contract.graphql (AppendItemsInput, NewItem, Thread.items, PurgeItemsInput)
+ * and ARCHITECTURE.md (seq assignment).
+ */
+import type { ServiceContext } from '../context.js';
+import { isRecordNotFound, isUniqueViolation } from '../db/errors.js';
+import {
+  BadUserInputError,
+  ConflictError,
+  PayloadTooLargeError,
+  threadNotFound,
+} from '../errors.js';
+import type { Item, Prisma, Thread } from '../generated/prisma/client.js';
+import { jsonBytes, jsonHash } from '../json.js';
+import {
+  type Connection,
+  type ConnectionArgs,
+  decodeCursor,
+  encodeCursor,
+  pageRequest,
+  toConnection,
+} from '../pagination.js';
+import { type ItemEventData, threadKey } from '../pubsub.js';
+import { assertThreadId } from '../threads/thread.service.js';
+import { BODY_FIELDS, type BodyField, bodySchemas, bodyToData, type ItemStatus } from './item-types.js';
+
+/** A stored item with its payload parsed. `id` is "<threadId>:<seq>". */
+export interface ItemRecord {
+  id: string;
+  tenantId: string;
+  threadId: string;
+  seq: number;
+  type: string;
+  status: ItemStatus;
+  responseId: string | null;
+  createdAt: Date;
+  createdBy: string | null;
+  callId: string | null;
+  data: unknown;
+}
+
+/** The stable id of an item (contract: ConversationItem.id). */
+export function itemId(threadId: string, seq: number): string {
+  return `${threadId}:${seq}`;
+}
+
+/** Converts a database row into an ItemRecord. */
+export function toItemRecord(row: Item): ItemRecord {
+  const seq = Number(row.seq);
+  return {
+    id: itemId(row.threadId, seq),
+    tenantId: row.tenantId,
+    threadId: row.threadId,
+    seq,
+    type: row.type,
+    status: row.status as ItemStatus,
+    responseId: row.responseId,
+    createdAt: new Date(row.createdAt),
+    createdBy: row.createdBy,
+    callId: row.callId,
+    data: JSON.parse(row.dataJson) as unknown,
+  };
+}
+
+/** An item as carried in a live event. */
+export function toItemEventData(item: ItemRecord): ItemEventData {
+  return {
+    seq: item.seq,
+    type: item.type,
+    status: item.status,
+    responseId: item.responseId,
+    createdAt: item.createdAt.toISOString(),
+    createdBy: item.createdBy,
+    callId: item.callId,
+    data: item.data,
+  };
+}
+
+/** An item from a live event, as the record a read would give. */
+export function fromItemEventData(tenantId: string, threadId: string, e: ItemEventData): ItemRecord {
+  return {
+    id: itemId(threadId, e.seq),
+    tenantId,
+    threadId,
+    seq: e.seq,
+    type: e.type,
+    status: e.status as ItemStatus,
+    responseId: e.responseId,
+    createdAt: new Date(e.createdAt),
+    createdBy: e.createdBy,
+    callId: e.callId,
+    data: e.data,
+  };
+}
+
+/** NewItem as GraphQL passes it: common fields plus exactly one body field. */
+export type NewItemInput = {
+  status?: ItemStatus | null;
+  responseId?: string | null;
+  createdBy?: string | null;
+  createdAt?: Date | null;
+} & { [K in BodyField]?: Record<string, unknown> | null };
+
+/** An item checked and serialised, ready to get a seq. */
+export interface PreparedItem {
+  type: string;
+  status: ItemStatus;
+  responseId: string | null;
+  createdBy: string | null;
+  createdAt: Date | null;
+  callId: string | null;
+  dataJson: string;
+}
+
+const MAX_LABEL_LENGTH = 256;
+
+/**
+ * Checks one NewItem and serialises its data.
+ * @param path where the item is in the request, for messages ("items[3]")
+ * @throws BadUserInputError (zero or several body fields, a rule of its type broken)
+ * @throws PayloadTooLargeError when its data is over the item size limit
+ */
+export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: string): PreparedItem {
+  const given = BODY_FIELDS.filter((f) => input[f] != null);
+  if (given.length !== 1) {
+    throw new BadUserInputError(
+      `${path}: set exactly one body field (${BODY_FIELDS.join(', ')}); got ${given.length === 0 ? 'none' : given.join(' and ')}.`,
+      { field: path },
+    );
+  }
+  const field = given[0] as BodyField;
+  const parsed = bodySchemas[field].safeParse(input[field]);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = [path, field, ...(issue?.path ?? [])].join('.');
+    throw new BadUserInputError(`${where} ${issue?.message ?? 'is invalid'}.`, { field: where });
+  }
+  for (const label of ['responseId', 'createdBy'] as const) {
+    const value = input[label];
+    if (value != null && value.length > MAX_LABEL_LENGTH) {
+      throw new BadUserInputError(`${path}.${label} must be at most ${MAX_LABEL_LENGTH} characters.`, {
+        field: `${path}.${label}`,
+      });
+    }
+  }
+  const { type, data, callId } = bodyToData(field, parsed.data as Record<string, unknown>);
+  const dataJson = JSON.stringify(data);
+  const bytes = jsonBytes(dataJson);
+  if (bytes > ctx.limits.maxItemBytes) {
+    throw new PayloadTooLargeError(
+      `${path}: its data is ${bytes} bytes of JSON; the limit is ${ctx.limits.maxItemBytes} bytes per item.`,
+      { field: path, bytes, limit: ctx.limits.maxItemBytes },
+    );
+  }
+  return {
+    type,
+    status: input.status ?? 'COMPLETED',
+    responseId: input.responseId ?? null,
+    createdBy: input.createdBy ?? null,
+    createdAt: input.createdAt ?? null,
+    callId,
+    dataJson,
+  };
+}
+
+/** Writes prepared items at firstSeq.. inside a transaction; returns them as records. */
+export async function insertItems(
+  tx: Prisma.TransactionClient,
+  tenantId: string,
+  threadId: string,
+  firstSeq: number,
+  items: PreparedItem[],
+  now: Date,
+): Promise<ItemRecord[]> {
+  const rows: Item[] = items.map((item, i) => ({
+    tenantId,
+    threadId,
+    seq: firstSeq + i,
+    type: item.type,
+    status: item.status,
+    responseId: item.responseId,
+    createdAt: item.createdAt ?? now,
+    createdBy: item.createdBy,
+    callId: item.callId,
+    dataJson: item.dataJson,
+  }));
+  await tx.item.createMany({ data: rows });
+  return rows.map(toItemRecord);
+}
+
+/**
+ * Advances a thread's seq counter by `count` inside a transaction (the row lock that
+ * serialises appends to one thread on PostgreSQL) and returns the thread as updated.
+ * @throws NotFoundError when the thread does not exist
+ * @throws ConflictError when expectedSeq is given and is not the thread's nextSeq
+ */
+export async function reserveSeqs(
+  tx: Prisma.TransactionClient,
+  tenantId: string,
+  threadId: string,
+  count: number,
+  now: Date,
+  expectedSeq?: number | null,
+): Promise<Thread> {
+  try {
+    return await tx.thread.update({
+      where: {
+        tenantId_id: { tenantId, id: threadId },
+        ...(expectedSeq != null ? { nextSeq: expectedSeq } : {}),
+      },
+      data: { nextSeq: { increment: count }, itemCount: { increment: count }, updatedAt: now },
+    });
+  } catch (error) {
+    if (!isRecordNotFound(error)) throw error;
+    const thread = await tx.thread.findUnique({ where: { tenantId_id: { tenantId, id: threadId } } });
+    if (!thread) throw threadNotFound(threadId);
+    throw new ConflictError(
+      `expectedSeq is ${expectedSeq} but the thread's next seq is ${thread.nextSeq}; read the new items and retry.`,
+      { threadId, expectedSeq, nextSeq: thread.nextSeq },
+    );
+  }
+}
+
+export interface AppendItemsInput {
+  threadId: string;
+  items: NewItemInput[];
+  expectedSeq?: number | null;
+  idempotencyKey?: string | null;
+}
+
+export interface AppendItemsResult {
+  thread: Thread;
+  items: ItemRecord[];
+  replayed: boolean;
+}
+
+const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
+
+/**
+ * Appends 1..maxAppendItems items all-or-nothing with consecutive seqs, in one transaction;
+ * publishes after commit. With an idempotency key, a retry with deep-equal items returns the
+ * first result (replayed: true) and writes nothing.
+ * @throws BadUserInputError, PayloadTooLargeError (nothing written)
+ * @throws NotFoundError for an unknown thread
+ * @throws ConflictError for an expectedSeq mismatch or a key reused with other items
+ */
+export async function appendItems(ctx: ServiceContext, input: AppendItemsInput): Promise<AppendItemsResult> {
+  assertThreadId(input.threadId, 'threadId');
+  const max = ctx.limits.maxAppendItems;
+  if (input.items.length < 1 || input.items.length > max) {
+    throw new BadUserInputError(`items must hold 1 to ${max} items; got ${input.items.length}.`, {
+      field: 'items',
+    });
+  }
+  if (input.expectedSeq != null && input.expectedSeq < 0) {
+    throw new BadUserInputError('expectedSeq must be 0 or more.', { field: 'expectedSeq' });
+  }
+  const key = input.idempotencyKey;
+  if (key != null && (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+    throw new BadUserInputError(
+      `idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
+      { field: 'idempotencyKey' },
+    );
+  }
+  const prepared = input.items.map((item, i) => prepareItem(ctx, item, `items[${i}]`));
+  const requestHash = key == null ? '' : jsonHash(prepared);
+
+  for (let attempt = 0; ; attempt++) {
+    if (key != null) {
+      const replay = await replayAppend(ctx, input.threadId, key, requestHash);
+      if (replay) return replay;
+    }
+    const now = new Date();
+    try {
+      const result = await ctx.db.prisma.$transaction(async (tx) => {
+        const thread = await reserveSeqs(
+          tx,
+          ctx.tenantId,
+          input.threadId,
+          prepared.length,
+          now,
+          input.expectedSeq,
+        );
+        const firstSeq = thread.nextSeq - prepared.length;
+        const items = await insertItems(tx, ctx.tenantId, input.threadId, firstSeq, prepared, now);
+        if (key != null) {
+          await tx.idempotencyKey.create({
+            data: {
+              tenantId: ctx.tenantId,
+              threadId: input.threadId,
+              key,
+              requestHash,
+              firstSeq,
+              itemCount: prepared.length,
+              createdAt: now,
+            },
+          });
+        }
+        return { thread, items, replayed: false };
+      });
+      publishAppended(ctx, result.thread, result.items, now);
+      return result;
+    } catch (error) {
+      // A concurrent append with the same key committed first: answer as its replay.
+      if (key != null && isUniqueViolation(error) && attempt < 3) continue;
+      throw error;
+    }
+  }
+}
+
+/** The first result of an append made with this key, or null when the key is new. */
+async function replayAppend(
+  ctx: ServiceContext,
+  threadId: string,
+  key: string,
+  requestHash: string,
+): Promise<AppendItemsResult | null> {
+  const record = await ctx.db.prisma.idempotencyKey.findUnique({
+    where: { tenantId_threadId_key: { tenantId: ctx.tenantId, threadId, key } },
+    include: { thread: true },
+  });
+  if (!record) return null;
+  if (record.requestHash !== requestHash) {
+    throw new ConflictError(
+      `idempotencyKey "${key}" was already used on this thread with different items; use a new key for a new append.`,
+      { threadId, idempotencyKey: key },
+    );
+  }
+  const rows = await ctx.db.prisma.item.findMany({
+    where: {
+      tenantId: ctx.tenantId,
+      threadId,
+      seq: { gte: record.firstSeq, lt: record.firstSeq + record.itemCount },
+    },
+    orderBy: { seq: 'asc' },
+  });
+  return { thread: record.thread, items: rows.map(toItemRecord), replayed: true };
+}
+
+/** Publishes ITEMS_APPENDED on the thread's item topic and the tenant's thread events. */
+export function publishAppended(
+  ctx: ServiceContext,
+  thread: Thread,
+  items: ItemRecord[],
+  at: Date,
+  eventType: 'ITEMS_APPENDED' | 'COMPACTED' = 'ITEMS_APPENDED',
+): void {
+  ctx.events.publish('thread-items', threadKey(ctx.tenantId, thread.id), {
+    kind: 'appended',
+    tenantId: ctx.tenantId,
+    threadId: thread.id,
+    firstSeq: items[0]!.seq,
+    lastSeq: items.at(-1)!.seq,
+    items: items.map(toItemEventData),
+  });
+  ctx.events.publish('thread-events', ctx.tenantId, {
+    type: eventType,
+    tenantId: ctx.tenantId,
+    threadId: thread.id,
+    agentId: thread.agentId,
+    at: at.toISOString(),
+  });
+}
+
+export interface ItemPageArgs extends ConnectionArgs {
+  afterSeq?: number | null;
+  beforeSeq?: number | null;
+  types?: string[] | null;
+}
+
+function parseItemCursor(cursor: string, argument: string, threadId: string): number {
+  const parsed = decodeCursor(cursor, argument, (p) => {
+    const c = p as { t?: unknown; s?: unknown };
+    return typeof c.t === 'string' && Number.isSafeInteger(c.s) ? { threadId: c.t, seq: c.s as number } : null;
+  });
+  if (parsed.threadId !== threadId) {
+    throw new BadUserInputError(`${argument}: the cursor belongs to another thread.`, { argument });
+  }
+  return parsed.seq;
+}
+
+/**
+ * A page of a thread's log in seq order (contract: Thread.items). Cursors and afterSeq /
+ * beforeSeq are exclusive bounds; the tighter one wins. totalCount counts items matching
+ * `types` (the thread's itemCount when no types are given).
+ * @throws BadUserInputError for bad page arguments, an empty types list, a malformed cursor
+ *   or one from another thread
+ */
+export async function listItems(
+  ctx: ServiceContext,
+  thread: Thread,
+  args: ItemPageArgs,
+): Promise<Connection<ItemRecord>> {
+  const request = pageRequest(args, ctx.limits.maxPageSize);
+  if (args.types && args.types.length === 0) {
+    throw new BadUserInputError('types must name at least one item type, or be left out.', {
+      argument: 'types',
+    });
+  }
+  let lower = -1; // exclusive
+  let upper = Number.MAX_SAFE_INTEGER; // exclusive
+  if (args.after) lower = Math.max(lower, parseItemCursor(args.after, 'after', thread.id));
+  if (args.afterSeq != null) lower = Math.max(lower, args.afterSeq);
+  if (args.before) upper = Math.min(upper, parseItemCursor(args.before, 'before', thread.id));
+  if (args.beforeSeq != null) upper = Math.min(upper, args.beforeSeq);
+
+  const base: Prisma.ItemWhereInput = {
+    tenantId: ctx.tenantId,
+    threadId: thread.id,
+    ...(args.types ? { type: { in: args.types } } : {}),
+  };
+  const forward = request.direction === 'forward';
+  const rows =
+    request.limit === 0 || upper <= lower + 1
+      ? []
+      : await ctx.db.prisma.item.findMany({
+          where: { ...base, seq: { gt: lower, lt: upper } },
+          orderBy: { seq: forward ? 'asc' : 'desc' },
+          take: request.limit + 1,
+        });
+  const exists = async (seq: Prisma.IntFilter): Promise<boolean> =>
+    (await ctx.db.prisma.item.findFirst({ where: { ...base, seq }, select: { seq: true } })) !== null;
+  const otherSide = async (): Promise<boolean> =>
+    forward
+      ? lower >= 0 && exists({ lte: lower })
+      : upper < Number.MAX_SAFE_INTEGER && exists({ gte: upper });
+  const totalCount = args.types
+    ? async () => ctx.db.prisma.item.count({ where: base })
+    : thread.itemCount;
+  return toConnection(
+    rows,
+    request,
+    (row) => encodeCursor({ t: thread.id, s: Number(row.seq) }),
+    toItemRecord,
+    otherSide,
+    totalCount,
+  );
+}
+
+/** One item by thread and seq, or null. */
+export async function findItem(ctx: ServiceContext, threadId: string, seq: number): Promise<ItemRecord | null> {
+  const row = await ctx.db.prisma.item.findUnique({
+    where: { tenantId_threadId_seq: { tenantId: ctx.tenantId, threadId, seq } },
+  });
+  return row ? toItemRecord(row) : null;
+}
+
+/** Items by (threadId, seq) in one statement, in the order asked; null where missing. */
+export async function findItems(
+  ctx: ServiceContext,
+  keys: readonly { threadId: string; seq: number }[],
+): Promise<(ItemRecord | null)[]> {
+  if (keys.length === 0) return [];
+  const rows = await ctx.db.prisma.item.findMany({
+    where: { OR: keys.map((k) => ({ tenantId: ctx.tenantId, threadId: k.threadId, seq: k.seq })) },
+  });
+  const byId = new Map(rows.map((row) => [itemId(row.threadId, Number(row.seq)), toItemRecord(row)]));
+  return keys.map((k) => byId.get(itemId(k.threadId, k.seq)) ?? null);
+}
+
+/**
+ * The newest stored item of each thread, in one statement for the common case (the item at
+ * nextSeq - 1); threads whose newest items were purged take one more statement each.
+ */
+export async function lastItems(ctx: ServiceContext, threads: readonly Thread[]): Promise<(ItemRecord | null)[]> {
+  const candidates = threads.filter((t) => t.itemCount > 0);
+  const found = await findItems(
+    ctx,
+    candidates.map((t) => ({ threadId: t.id, seq: t.nextSeq - 1 })),
+  );
+  const byThread = new Map<string, ItemRecord | null>();
+  candidates.forEach((t, i) => byThread.set(t.id, found[i] ?? null));
+  for (const t of candidates) {
+    if (byThread.get(t.id) !== null) continue;
+    const row = await ctx.db.prisma.item.findFirst({
+      where: { tenantId: ctx.tenantId, threadId: t.id },
+      orderBy: { seq: 'desc' },
+    });
+    byThread.set(t.id, row ? toItemRecord(row) : null);
+  }
+  return threads.map((t) => byThread.get(t.id) ?? null);
+}
+
+/**
+ * Deletes the items created before `before` (retention) in one transaction. Seqs are not
+ * reused; compaction records stay.
+ * @throws NotFoundError
+ */
+export async function purgeItems(
+  ctx: ServiceContext,
+  input: { threadId: string; before: Date },
+): Promise<{ thread: Thread; itemsDeleted: number }> {
+  assertThreadId(input.threadId, 'threadId');
+  const now = new Date();
+  const result = await ctx.db.prisma.$transaction(async (tx) => {
+    const exists = await tx.thread.findUnique({
+      where: { tenantId_id: { tenantId: ctx.tenantId, id: input.threadId } },
+      select: { id: true },
+    });
+    if (!exists) throw threadNotFound(input.threadId);
+    const { count } = await tx.item.deleteMany({
+      where: { tenantId: ctx.tenantId, threadId: input.threadId, createdAt: { lt: input.before } },
+    });
+    const thread = await tx.thread.update({
+      where: { tenantId_id: { tenantId: ctx.tenantId, id: input.threadId } },
+      data: { itemCount: { decrement: count }, updatedAt: now },
+    });
+    return { thread, itemsDeleted: count };
+  });
+  ctx.events.publish('thread-events', ctx.tenantId, {
+    type: 'PURGED',
+    tenantId: ctx.tenantId,
+    threadId: input.threadId,
+    agentId: result.thread.agentId,
+    at: now.toISOString(),
+  });
+  return result;
+}

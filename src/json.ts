@@ -1,0 +1,38 @@
+/**
+ * JSON helpers for stored payloads: canonical text for comparisons and hashes, and byte sizes
+ * for the item size limit.
+ */
+import { createHash } from 'node:crypto';
+
+/** A JSON value as JSON.parse returns it. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** True for a plain JSON object (not null, not an array). */
+export function isJsonObject(value: unknown): value is Record<string, JsonValue> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * JSON text with object keys sorted at every depth, so two deep-equal values give the same
+ * text. `undefined` members are left out, as JSON.stringify does.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (isJsonObject(v)) {
+      const sorted: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort()) sorted[k] = v[k];
+      return sorted;
+    }
+    return v;
+  });
+}
+
+/** SHA-256 (hex) of the canonical JSON of a value. */
+export function jsonHash(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+}
+
+/** Size in bytes of a value's JSON text in UTF-8. */
+export function jsonBytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}

@@ -1,0 +1,130 @@
+/**
+ * Relay connection arguments and opaque keyset cursors, shared by the thread list and the
+ * item log. Cursors are base64url JSON; their content is not part of the contract.
+ */
+import { BadUserInputError } from './errors.js';
+
+/** first/after/last/before as GraphQL passes them. */
+export interface ConnectionArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+/** A validated page request: read `limit` rows forward (after) or backward (before). */
+export interface PageRequest {
+  direction: 'forward' | 'backward';
+  limit: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+
+/**
+ * Validates first/last. Default page size 50 forward.
+ * @throws BadUserInputError for a negative or too large first/last, or both given
+ */
+export function pageRequest(args: ConnectionArgs, maxPageSize: number): PageRequest {
+  const { first, last } = args;
+  if (first != null && last != null) {
+    throw new BadUserInputError('Pass either first or last, not both.');
+  }
+  for (const [name, value] of [['first', first], ['last', last]] as const) {
+    if (value != null && (value < 0 || value > maxPageSize)) {
+      throw new BadUserInputError(`${name} must be between 0 and ${maxPageSize}; got ${value}.`, {
+        argument: name,
+      });
+    }
+  }
+  if (last != null) return { direction: 'backward', limit: last };
+  return { direction: 'forward', limit: first ?? Math.min(DEFAULT_PAGE_SIZE, maxPageSize) };
+}
+
+/** Encodes a cursor payload as an opaque string. */
+export function encodeCursor(payload: unknown): string {
+  return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+}
+
+/**
+ * Decodes a cursor made by encodeCursor and checks its shape.
+ * @param check returns the typed payload, or null when the shape is wrong
+ * @throws BadUserInputError naming the argument for anything malformed
+ */
+export function decodeCursor<T>(
+  cursor: string,
+  argument: string,
+  check: (payload: unknown) => T | null,
+): T {
+  let payload: unknown;
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
+    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    payload = undefined;
+  }
+  const checked = payload === undefined ? null : check(payload);
+  if (checked === null) {
+    throw new BadUserInputError(
+      `${argument}: "${cursor.slice(0, 80)}" is not a cursor of this connection; pass an edge cursor or pageInfo cursor from a previous page.`,
+      { argument },
+    );
+  }
+  return checked;
+}
+
+/**
+ * A value computed only when awaited. GraphQL awaits a field's value only when the field is
+ * selected, so a page flag or a count that nobody asked for costs no SQL statement.
+ */
+export function lazy<T>(compute: () => Promise<T>): PromiseLike<T> {
+  let started: Promise<T> | undefined;
+  return {
+    // biome-ignore lint/suspicious/noThenProperty: a deliberate thenable
+    then(onFulfilled, onRejected) {
+      started ??= compute();
+      return started.then(onFulfilled, onRejected);
+    },
+  };
+}
+
+/** The connection shape resolvers return; pageInfo flags and totalCount may be lazy. */
+export interface Connection<Node> {
+  edges: { cursor: string; node: Node }[];
+  pageInfo: {
+    hasNextPage: boolean | PromiseLike<boolean>;
+    hasPreviousPage: boolean | PromiseLike<boolean>;
+    startCursor: string | null;
+    endCursor: string | null;
+  };
+  totalCount: number | PromiseLike<number>;
+}
+
+/**
+ * Builds a connection from rows read with one extra row (limit + 1) in read order.
+ * @param rows rows in read order (descending for backward pages)
+ * @param hasMoreBeyondStart lazily tells whether rows exist before the page's start
+ *   (forward) or after its end (backward), for the side the read did not look at
+ */
+export function toConnection<Row, Node>(
+  rows: Row[],
+  request: PageRequest,
+  cursorOf: (row: Row) => string,
+  nodeOf: (row: Row) => Node,
+  otherSide: () => Promise<boolean>,
+  totalCount: number | (() => Promise<number>),
+): Connection<Node> {
+  const hasMore = rows.length > request.limit;
+  const page = rows.slice(0, request.limit);
+  if (request.direction === 'backward') page.reverse();
+  const edges = page.map((row) => ({ cursor: cursorOf(row), node: nodeOf(row) }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: request.direction === 'forward' ? hasMore : lazy(otherSide),
+      hasPreviousPage: request.direction === 'backward' ? hasMore : lazy(otherSide),
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+    totalCount: typeof totalCount === 'number' ? totalCount : lazy(totalCount),
+  };
+}

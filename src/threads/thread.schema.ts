@@ -1,0 +1,235 @@
+/**
+ * GraphQL types of threads: Thread, the thread list (ThreadConnection with filter and order),
+ * Query.thread/threads and the create/update/delete mutations. Fields of Thread that belong
+ * to other modules (items, lastItem, compactions, context) are added by those modules.
+ */
+import type { ThreadEventPayload } from '../pubsub.js';
+import { builder } from '../schema/builder.js';
+import { NodeRef } from '../schema/node.js';
+import {
+  createThread,
+  deleteThread,
+  findThread,
+  followThreadEvents,
+  listThreads,
+  threadMetadata,
+  type ThreadOrder,
+  type ThreadRow,
+  updateThread,
+} from './thread.service.js';
+
+export const ThreadRef = builder.prismaObject('Thread', {
+  description: 'A conversation: the owner agent, a name, flags, metadata and its item log.',
+  interfaces: [NodeRef],
+  isTypeOf: (value) => typeof value === 'object' && value !== null && 'agentId' in value,
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Caller-chosen or generated; 1-128 chars of [A-Za-z0-9._-].' }),
+    agentId: t.exposeString('agentId', {
+      description: 'The agent that owns the thread; fixed when the thread is created.',
+    }),
+    name: t.exposeString('name', { nullable: true, description: 'A display name.' }),
+    archived: t.exposeBoolean('archived', { description: 'Archived threads are left out of lists by default.' }),
+    metadata: t.field({
+      type: 'JSON',
+      description: 'A JSON object; {} when none was given.',
+      resolve: (thread) => threadMetadata(thread),
+    }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the thread was created.', resolve: (th) => th.createdAt }),
+    updatedAt: t.field({
+      type: 'DateTime',
+      description: 'Bumped by every append, update, compaction and purge.',
+      resolve: (thread) => thread.updatedAt,
+    }),
+    nextSeq: t.exposeInt('nextSeq', {
+      description: 'Seq the next appended item will get (0 for a new thread).',
+    }),
+    lastSeq: t.int({
+      nullable: true,
+      description: 'Seq of the newest item ever appended; null when none was.',
+      resolve: (thread) => (thread.nextSeq > 0 ? thread.nextSeq - 1 : null),
+    }),
+    itemCount: t.exposeInt('itemCount', {
+      description: 'Items currently stored (purged items are not counted).',
+    }),
+  }),
+});
+
+builder.queryField('thread', (t) =>
+  t.field({
+    type: ThreadRef,
+    nullable: true,
+    description: 'A thread by id; null when it does not exist.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => findThread(ctx, String(args.id)),
+  }),
+);
+
+const ThreadFilterRef = builder.inputType('ThreadFilter', {
+  description: 'Which threads to list; every given condition must hold.',
+  fields: (t) => ({
+    agentId: t.string({ description: 'Only threads of this agent.' }),
+    includeArchived: t.boolean({
+      defaultValue: false,
+      description: 'Archived threads are left out unless this is true.',
+    }),
+    nameContains: t.string({
+      description:
+        'Substring of the name, case-insensitive for all of Unicode (ÉTÉ matches été) on every database.',
+    }),
+    metadata: t.field({
+      type: 'JSON',
+      description:
+        'A JSON object: threads whose metadata has every top-level key of it with an equal value (nested values compared whole).',
+    }),
+  }),
+});
+
+const ThreadOrderByRef = builder.enumType('ThreadOrderBy', {
+  description: 'Ties are always broken by id ascending, so paging never repeats or skips a thread that did not change.',
+  values: ['UPDATED_AT_DESC', 'UPDATED_AT_ASC', 'CREATED_AT_DESC', 'CREATED_AT_ASC'] as const,
+});
+
+builder.queryField('threads', (t) =>
+  t.connection(
+    {
+      type: ThreadRef,
+      description: 'Default page size 50, maximum 500; keyset cursors.',
+      args: {
+        filter: t.arg({ type: ThreadFilterRef }),
+        orderBy: t.arg({ type: ThreadOrderByRef, defaultValue: 'UPDATED_AT_DESC' }),
+      },
+      resolve: async (_root, args, ctx) =>
+        (await listThreads(ctx, {
+          ...args,
+          orderBy: args.orderBy as ThreadOrder | null | undefined,
+        })) as never,
+    },
+    {
+      name: 'ThreadConnection',
+      description: 'A page of threads.',
+      fields: (c) => ({
+        totalCount: c.int({
+          description: 'Threads that match the filter (not just this page).',
+          resolve: (connection) => (connection as unknown as { totalCount: number }).totalCount,
+        }),
+      }),
+    },
+    { name: 'ThreadEdge', description: 'A thread in a page.' },
+  ),
+);
+
+const CreateThreadInputRef = builder.inputType('CreateThreadInput', {
+  description: 'A new thread.',
+  fields: (t) => ({
+    id: t.id({ description: 'Caller-chosen id (1-128 chars of [A-Za-z0-9._-]); generated when left out.' }),
+    agentId: t.string({ required: true, description: 'The owning agent; fixed for the life of the thread.' }),
+    name: t.string(),
+    metadata: t.field({ type: 'JSON', description: 'A JSON object; {} when left out.' }),
+  }),
+});
+
+const ThreadPayloadFields = (name: string, description: string) =>
+  builder.objectRef<{ thread: ThreadRow }>(name).implement({
+    description,
+    fields: (t) => ({ thread: t.field({ type: ThreadRef, resolve: (p) => p.thread }) }),
+  });
+
+const CreateThreadPayloadRef = ThreadPayloadFields('CreateThreadPayload', 'The thread created.');
+const UpdateThreadPayloadRef = ThreadPayloadFields('UpdateThreadPayload', 'The thread after the update.');
+
+builder.mutationField('createThread', (t) =>
+  t.field({
+    type: CreateThreadPayloadRef,
+    description: 'Creates a thread. CONFLICT when the id is taken.',
+    args: { input: t.arg({ type: CreateThreadInputRef, required: true }) },
+    resolve: async (_root, { input }, ctx) => ({
+      thread: await createThread(ctx, {
+        id: input.id == null ? null : String(input.id),
+        agentId: input.agentId,
+        name: input.name,
+        metadata: input.metadata,
+      }),
+    }),
+  }),
+);
+
+const UpdateThreadInputRef = builder.inputType('UpdateThreadInput', {
+  description: 'Keys left out stay as they are; name: null clears the name.',
+  fields: (t) => ({
+    id: t.id({ required: true }),
+    name: t.string(),
+    archived: t.boolean(),
+    metadata: t.field({
+      type: 'JSON',
+      description: 'Replaces the whole metadata object; must be an object ({} empties it).',
+    }),
+  }),
+});
+
+builder.mutationField('updateThread', (t) =>
+  t.field({
+    type: UpdateThreadPayloadRef,
+    description: 'Changes the name, archived flag or metadata of a thread.',
+    args: { input: t.arg({ type: UpdateThreadInputRef, required: true }) },
+    resolve: async (_root, { input }, ctx) => ({
+      // Spread keeps absent keys absent: only given keys change.
+      thread: await updateThread(ctx, { ...input, id: String(input.id) }),
+    }),
+  }),
+);
+
+const DeleteThreadInputRef = builder.inputType('DeleteThreadInput', {
+  description: 'The thread to delete.',
+  fields: (t) => ({ id: t.id({ required: true }) }),
+});
+
+const DeleteThreadPayloadRef = builder
+  .objectRef<Awaited<ReturnType<typeof deleteThread>>>('DeleteThreadPayload')
+  .implement({
+    description: 'Deletes the thread with all its items and compaction records (right to erasure).',
+    fields: (t) => ({
+      deletedThreadId: t.exposeID('deletedThreadId'),
+      itemsDeleted: t.exposeInt('itemsDeleted'),
+      compactionsDeleted: t.exposeInt('compactionsDeleted'),
+    }),
+  });
+
+builder.mutationField('deleteThread', (t) =>
+  t.field({
+    type: DeleteThreadPayloadRef,
+    description: 'Deletes a thread and everything in it.',
+    args: { input: t.arg({ type: DeleteThreadInputRef, required: true }) },
+    resolve: (_root, { input }, ctx) => deleteThread(ctx, String(input.id)),
+  }),
+);
+
+const ThreadEventTypeRef = builder.enumType('ThreadEventType', {
+  description: 'What happened to a thread.',
+  values: ['CREATED', 'UPDATED', 'ITEMS_APPENDED', 'COMPACTED', 'PURGED', 'DELETED'] as const,
+});
+
+const ThreadEventRef = builder.objectRef<ThreadEventPayload>('ThreadEvent').implement({
+  description: 'A change to a thread, for live thread lists.',
+  fields: (t) => ({
+    type: t.field({ type: ThreadEventTypeRef, resolve: (e) => e.type }),
+    threadId: t.exposeID('threadId'),
+    thread: t.field({
+      type: ThreadRef,
+      nullable: true,
+      description: 'Null once the thread is deleted.',
+      resolve: (e, _args, ctx) => (e.type === 'DELETED' ? null : findThread(ctx, e.threadId)),
+    }),
+    at: t.field({ type: 'DateTime', resolve: (e) => new Date(e.at) }),
+  }),
+});
+
+builder.subscriptionField('threadEvents', (t) =>
+  t.field({
+    type: ThreadEventRef,
+    description:
+      'Changes to threads, optionally of one agent, for live thread lists. addCompaction and clearCompactions emit COMPACTED, not ITEMS_APPENDED.',
+    args: { agentId: t.arg.string() },
+    subscribe: (_root, args, ctx) => followThreadEvents(ctx, args.agentId),
+    resolve: (event: ThreadEventPayload) => event,
+  }),
+);

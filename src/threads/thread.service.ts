@@ -1,0 +1,470 @@
+/**
+ * Threads: create, read, list with filters and keyset pagination, update, delete.
+ * Rules from contract.graphql (Thread, ThreadFilter, ThreadOrderBy, the thread mutations).
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServiceContext } from '../context.js';
+import { isRecordNotFound, isUniqueViolation } from '../db/errors.js';
+import {
+  BadUserInputError,
+  ConflictError,
+  PayloadTooLargeError,
+  ThreadstoreError,
+  threadNotFound,
+} from '../errors.js';
+import { Prisma, type Thread } from '../generated/prisma/client.js';
+import { canonicalJson, isJsonObject, jsonBytes } from '../json.js';
+import {
+  type Connection,
+  type ConnectionArgs,
+  decodeCursor,
+  encodeCursor,
+  pageRequest,
+  toConnection,
+} from '../pagination.js';
+import { type ThreadEventPayload, threadKey } from '../pubsub.js';
+
+export type ThreadRow = Thread;
+
+/** Thread ids: 1-128 chars of [A-Za-z0-9._-] (contract: Thread.id). */
+export const THREAD_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+const MAX_AGENT_ID_LENGTH = 256;
+const MAX_NAME_LENGTH = 1024;
+
+/**
+ * Case-folds text for case-insensitive matching across all of Unicode: NFKC, then upper then
+ * lower case, which maps ß to ss and É to é the same way for stored names and queries.
+ */
+export function foldCase(text: string): string {
+  return text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+}
+
+/** @throws BadUserInputError when `id` is not a valid thread id */
+export function assertThreadId(id: string, field = 'id'): void {
+  if (!THREAD_ID_PATTERN.test(id)) {
+    throw new BadUserInputError(
+      `${field}: "${id.slice(0, 140)}" is not a valid thread id; use 1-128 characters of A-Z, a-z, 0-9, ".", "_" and "-".`,
+      { field },
+    );
+  }
+}
+
+function checkAgentId(agentId: string): void {
+  if (agentId.length === 0 || agentId.length > MAX_AGENT_ID_LENGTH) {
+    throw new BadUserInputError(`agentId must be 1 to ${MAX_AGENT_ID_LENGTH} characters.`, {
+      field: 'agentId',
+    });
+  }
+}
+
+function checkName(name: string | null | undefined): void {
+  if (name != null && name.length > MAX_NAME_LENGTH) {
+    throw new BadUserInputError(`name must be at most ${MAX_NAME_LENGTH} characters.`, {
+      field: 'name',
+    });
+  }
+}
+
+/** Serialises metadata, which must be a JSON object within the item size limit. */
+function metadataText(ctx: ServiceContext, metadata: unknown): string {
+  if (!isJsonObject(metadata)) {
+    throw new BadUserInputError('metadata must be a JSON object, such as {} or {"key": "value"}.', {
+      field: 'metadata',
+    });
+  }
+  const text = JSON.stringify(metadata);
+  if (jsonBytes(text) > ctx.limits.maxItemBytes) {
+    throw new PayloadTooLargeError(
+      `metadata is ${jsonBytes(text)} bytes of JSON; the limit is ${ctx.limits.maxItemBytes}.`,
+      { field: 'metadata' },
+    );
+  }
+  return text;
+}
+
+/** Parsed metadata of a thread row. */
+export function threadMetadata(thread: ThreadRow): Record<string, unknown> {
+  return JSON.parse(thread.metadataJson) as Record<string, unknown>;
+}
+
+function publishThreadEvent(
+  ctx: ServiceContext,
+  type: 'CREATED' | 'UPDATED' | 'DELETED',
+  thread: ThreadRow,
+  at: Date,
+): void {
+  ctx.events.publish('thread-events', ctx.tenantId, {
+    type,
+    tenantId: ctx.tenantId,
+    threadId: thread.id,
+    agentId: thread.agentId,
+    at: at.toISOString(),
+  });
+}
+
+export interface CreateThreadInput {
+  id?: string | null;
+  agentId: string;
+  name?: string | null;
+  metadata?: unknown;
+}
+
+/**
+ * Creates a thread. A missing id gets a random UUID.
+ * @throws BadUserInputError for an invalid id, agentId, name or metadata
+ * @throws ConflictError when the id is taken in this tenant
+ */
+export async function createThread(ctx: ServiceContext, input: CreateThreadInput): Promise<ThreadRow> {
+  const id = input.id ?? randomUUID();
+  assertThreadId(id);
+  checkAgentId(input.agentId);
+  checkName(input.name);
+  const metadataJson = metadataText(ctx, input.metadata ?? {});
+  const now = new Date();
+  let thread: ThreadRow;
+  try {
+    thread = await ctx.db.prisma.thread.create({
+      data: {
+        tenantId: ctx.tenantId,
+        id,
+        agentId: input.agentId,
+        name: input.name ?? null,
+        nameFolded: input.name == null ? null : foldCase(input.name),
+        metadataJson,
+        metadataCanonical: canonicalJson(JSON.parse(metadataJson)),
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new ConflictError(`A thread with id "${id}" already exists.`, { threadId: id });
+    }
+    throw error;
+  }
+  publishThreadEvent(ctx, 'CREATED', thread, now);
+  return thread;
+}
+
+/** The thread with this id in the tenant, or null (also for a malformed id). */
+export async function findThread(ctx: ServiceContext, id: string): Promise<ThreadRow | null> {
+  if (!THREAD_ID_PATTERN.test(id)) return null;
+  return ctx.db.prisma.thread.findUnique({
+    where: { tenantId_id: { tenantId: ctx.tenantId, id } },
+  });
+}
+
+/** @throws NotFoundError when the thread does not exist */
+export async function getThread(ctx: ServiceContext, id: string): Promise<ThreadRow> {
+  const thread = await findThread(ctx, id);
+  if (!thread) throw threadNotFound(id);
+  return thread;
+}
+
+/** Threads by id in one statement, in the order asked; null for unknown ids. */
+export async function findThreads(ctx: ServiceContext, ids: readonly string[]): Promise<(ThreadRow | null)[]> {
+  const valid = ids.filter((id) => THREAD_ID_PATTERN.test(id));
+  const rows = valid.length
+    ? await ctx.db.prisma.thread.findMany({ where: { tenantId: ctx.tenantId, id: { in: valid } } })
+    : [];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
+
+export interface UpdateThreadInput {
+  id: string;
+  name?: string | null;
+  archived?: boolean | null;
+  metadata?: unknown;
+}
+
+/**
+ * Changes only the keys present in `input` (`name: null` clears the name); agentId never
+ * changes. Bumps updatedAt.
+ * @throws NotFoundError, BadUserInputError (null archived or metadata, metadata not an object)
+ */
+export async function updateThread(ctx: ServiceContext, input: UpdateThreadInput): Promise<ThreadRow> {
+  assertThreadId(input.id);
+  const data: Prisma.ThreadUpdateInput = {};
+  if ('name' in input && input.name !== undefined) {
+    checkName(input.name);
+    data.name = input.name;
+    data.nameFolded = input.name === null ? null : foldCase(input.name);
+  }
+  if ('archived' in input && input.archived !== undefined) {
+    if (input.archived === null) {
+      throw new BadUserInputError('archived cannot be null; pass true or false, or leave it out.', {
+        field: 'archived',
+      });
+    }
+    data.archived = input.archived;
+  }
+  if ('metadata' in input && input.metadata !== undefined) {
+    data.metadataJson = metadataText(ctx, input.metadata);
+    data.metadataCanonical = canonicalJson(input.metadata);
+  }
+  const now = new Date();
+  data.updatedAt = now;
+  let thread: ThreadRow;
+  try {
+    thread = await ctx.db.prisma.thread.update({
+      where: { tenantId_id: { tenantId: ctx.tenantId, id: input.id } },
+      data,
+    });
+  } catch (error) {
+    if (isRecordNotFound(error)) throw threadNotFound(input.id);
+    throw error;
+  }
+  publishThreadEvent(ctx, 'UPDATED', thread, now);
+  return thread;
+}
+
+/** What deleteThread removed. */
+export interface DeleteThreadResult {
+  deletedThreadId: string;
+  itemsDeleted: number;
+  compactionsDeleted: number;
+}
+
+/**
+ * Deletes a thread with every item, compaction record and idempotency key (right to erasure),
+ * in one transaction. Live followers of the thread are ended.
+ * @throws NotFoundError
+ */
+export async function deleteThread(ctx: ServiceContext, id: string): Promise<DeleteThreadResult> {
+  assertThreadId(id);
+  const where = { tenantId: ctx.tenantId, threadId: id };
+  const result = await ctx.db.prisma.$transaction(async (tx) => {
+    const thread = await tx.thread.findUnique({
+      where: { tenantId_id: { tenantId: ctx.tenantId, id } },
+    });
+    if (!thread) throw threadNotFound(id);
+    const items = await tx.item.deleteMany({ where });
+    const compactions = await tx.compaction.deleteMany({ where });
+    await tx.idempotencyKey.deleteMany({ where });
+    await tx.thread.delete({ where: { tenantId_id: { tenantId: ctx.tenantId, id } } });
+    return { thread, itemsDeleted: items.count, compactionsDeleted: compactions.count };
+  });
+  const now = new Date();
+  publishThreadEvent(ctx, 'DELETED', result.thread, now);
+  ctx.events.publish('thread-items', threadKey(ctx.tenantId, id), {
+    kind: 'deleted',
+    tenantId: ctx.tenantId,
+    threadId: id,
+  });
+  return {
+    deletedThreadId: id,
+    itemsDeleted: result.itemsDeleted,
+    compactionsDeleted: result.compactionsDeleted,
+  };
+}
+
+/** ThreadOrderBy values; ties are broken by id ascending. */
+export type ThreadOrder = 'UPDATED_AT_DESC' | 'UPDATED_AT_ASC' | 'CREATED_AT_DESC' | 'CREATED_AT_ASC';
+
+export interface ThreadFilter {
+  agentId?: string | null;
+  includeArchived?: boolean | null;
+  nameContains?: string | null;
+  metadata?: unknown;
+}
+
+interface ThreadCursor {
+  order: ThreadOrder;
+  at: number;
+  id: string;
+}
+
+function threadCursor(order: ThreadOrder, thread: ThreadRow): string {
+  const at = order.startsWith('UPDATED') ? thread.updatedAt : thread.createdAt;
+  return encodeCursor({ o: order, t: at.getTime(), i: thread.id });
+}
+
+function parseThreadCursor(cursor: string, argument: string, order: ThreadOrder): ThreadCursor {
+  const parsed = decodeCursor(cursor, argument, (p) => {
+    const c = p as { o?: unknown; t?: unknown; i?: unknown };
+    return typeof c.o === 'string' && Number.isSafeInteger(c.t) && typeof c.i === 'string'
+      ? { order: c.o as ThreadOrder, at: c.t as number, id: c.i }
+      : null;
+  });
+  if (parsed.order !== order) {
+    throw new BadUserInputError(
+      `${argument}: the cursor was made for orderBy ${parsed.order}, not ${order}; start again from the first page.`,
+      { argument },
+    );
+  }
+  return parsed;
+}
+
+/**
+ * One top-level metadata key equal to a JSON value. Objects and arrays are compared as
+ * canonical JSON text (keys sorted at every depth, written on every metadata change), so
+ * nested values are compared whole and key order does not matter.
+ */
+function metadataCondition(ctx: ServiceContext, key: string, value: unknown): Prisma.Sql {
+  const wanted = canonicalJson(value);
+  if (ctx.db.provider === 'postgresql') {
+    return Prisma.sql`("metadataCanonical"::json -> ${key})::text = ${wanted}`;
+  }
+  const member = (test: Prisma.Sql) =>
+    Prisma.sql`EXISTS (SELECT 1 FROM json_each("metadataCanonical") AS m WHERE m.key = ${key} AND ${test})`;
+  if (value === null) return member(Prisma.sql`m.type = 'null'`);
+  if (value === true) return member(Prisma.sql`m.type = 'true'`);
+  if (value === false) return member(Prisma.sql`m.type = 'false'`);
+  if (typeof value === 'number') {
+    return member(Prisma.sql`m.type IN ('integer', 'real') AND m.atom = ${value}`);
+  }
+  if (typeof value === 'string') return member(Prisma.sql`m.type = 'text' AND m.atom = ${value}`);
+  return member(Prisma.sql`m.type IN ('object', 'array') AND m.value = json(${wanted})`);
+}
+
+/** The SQL conditions of a filter (tenant included), shared by the page and the count. */
+function filterConditions(ctx: ServiceContext, filter: ThreadFilter): Prisma.Sql[] {
+  const conditions: Prisma.Sql[] = [Prisma.sql`"tenantId" = ${ctx.tenantId}`];
+  if (filter.agentId != null) conditions.push(Prisma.sql`"agentId" = ${filter.agentId}`);
+  if (!filter.includeArchived) conditions.push(Prisma.sql`"archived" = ${false}`);
+  if (filter.nameContains != null && filter.nameContains !== '') {
+    const needle = foldCase(filter.nameContains);
+    conditions.push(
+      ctx.db.provider === 'sqlite'
+        ? Prisma.sql`instr("nameFolded", ${needle}) > 0`
+        : Prisma.sql`strpos("nameFolded", ${needle}) > 0`,
+    );
+  }
+  if (filter.metadata != null) {
+    if (!isJsonObject(filter.metadata)) {
+      throw new BadUserInputError('filter.metadata must be a JSON object of the keys to match.', {
+        field: 'filter.metadata',
+      });
+    }
+    // Compared as canonical JSON text (keys sorted at every depth), so nested values are
+    // compared whole and key order does not matter.
+    for (const [key, value] of Object.entries(filter.metadata)) {
+      conditions.push(metadataCondition(ctx, key, value));
+    }
+  }
+  return conditions;
+}
+
+/**
+ * Lists threads: keyset pages ordered by the chosen time, ties by id ascending.
+ * totalCount and the far-side page flag are computed only when asked for.
+ * @throws BadUserInputError for bad page arguments, a malformed cursor or filter
+ */
+export async function listThreads(
+  ctx: ServiceContext,
+  args: ConnectionArgs & { filter?: ThreadFilter | null; orderBy?: ThreadOrder | null },
+): Promise<Connection<ThreadRow>> {
+  const order = args.orderBy ?? 'UPDATED_AT_DESC';
+  const request = pageRequest(args, ctx.limits.maxPageSize);
+  const conditions = filterConditions(ctx, args.filter ?? {});
+  const column = Prisma.raw(order.startsWith('UPDATED') ? '"updatedAt"' : '"createdAt"');
+  const descending = order.endsWith('DESC');
+  const idOrder = ctx.db.provider === 'postgresql' ? Prisma.raw('"id" COLLATE "C"') : Prisma.raw('"id"');
+
+  /** Rows strictly after (forward) or before (backward) a cursor in list order. */
+  const beyond = (c: ThreadCursor, forward: boolean): Prisma.Sql => {
+    const at = new Date(c.at);
+    const later = forward !== descending; // list order moves to later times
+    return later
+      ? Prisma.sql`(${column} > ${at} OR (${column} = ${at} AND ${idOrder} ${Prisma.raw(forward ? '>' : '<')} ${c.id}))`
+      : Prisma.sql`(${column} < ${at} OR (${column} = ${at} AND ${idOrder} ${Prisma.raw(forward ? '>' : '<')} ${c.id}))`;
+  };
+  const after = args.after ? parseThreadCursor(args.after, 'after', order) : null;
+  const before = args.before ? parseThreadCursor(args.before, 'before', order) : null;
+  const pageConditions = [...conditions];
+  if (after) pageConditions.push(beyond(after, true));
+  if (before) pageConditions.push(beyond(before, false));
+
+  const readForward = request.direction === 'forward';
+  const sortDir = Prisma.raw(readForward === descending ? 'DESC' : 'ASC');
+  const idDir = Prisma.raw(readForward ? 'ASC' : 'DESC');
+  const rows =
+    request.limit === 0 && !readForward
+      ? []
+      : await ctx.db.prisma.$queryRaw<ThreadRow[]>`
+          SELECT * FROM "Thread" WHERE ${Prisma.join(pageConditions, ' AND ')}
+          ORDER BY ${column} ${sortDir}, ${idOrder} ${idDir} LIMIT ${request.limit + 1}`;
+  const normalized = rows.map(normalizeThreadRow);
+
+  const exists = async (extra: Prisma.Sql): Promise<boolean> => {
+    const found = await ctx.db.prisma.$queryRaw<unknown[]>`
+      SELECT 1 FROM "Thread" WHERE ${Prisma.join([...conditions, extra], ' AND ')} LIMIT 1`;
+    return found.length > 0;
+  };
+  // The side the read did not look at: rows before `after` (forward) or after `before` (backward).
+  const otherSide = async (): Promise<boolean> => {
+    const edge = readForward ? after : before;
+    if (!edge) return false;
+    // Rows at or before the cursor = not beyond it in the read direction.
+    return exists(Prisma.sql`NOT ${beyond(edge, readForward)}`);
+  };
+  const totalCount = async (): Promise<number> => {
+    const [row] = await ctx.db.prisma.$queryRaw<{ n: number | bigint }[]>`
+      SELECT COUNT(*) AS n FROM "Thread" WHERE ${Prisma.join(conditions, ' AND ')}`;
+    return Number(row?.n ?? 0);
+  };
+  return toConnection(
+    normalized,
+    request,
+    (t) => threadCursor(order, t),
+    (t) => t,
+    otherSide,
+    totalCount,
+  );
+}
+
+/** Raw rows come back with driver types; make them match Prisma's model types. */
+function normalizeThreadRow(row: ThreadRow): ThreadRow {
+  return {
+    ...row,
+    archived: Boolean(row.archived),
+    nextSeq: Number(row.nextSeq),
+    itemCount: Number(row.itemCount),
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+  };
+}
+
+/**
+ * Live thread changes of the tenant, optionally of one agent, until the caller stops
+ * iterating.
+ * @throws ThreadstoreError RATE_LIMITED when more than EVENT_BUFFER_LIMIT events wait unread
+ */
+export async function* followThreadEvents(
+  ctx: ServiceContext,
+  agentId?: string | null,
+): AsyncGenerator<ThreadEventPayload> {
+  const queue: ThreadEventPayload[] = [];
+  let wake: (() => void) | null = null;
+  let overflowed = false;
+  const stop = ctx.events.listen('thread-events', ctx.tenantId, (event) => {
+    if (agentId != null && event.agentId !== agentId) return;
+    if (queue.length >= EVENT_BUFFER_LIMIT) overflowed = true;
+    else queue.push(event);
+    wake?.();
+  });
+  try {
+    for (;;) {
+      if (overflowed) {
+        throw new ThreadstoreError(
+          'RATE_LIMITED',
+          `This subscription fell more than ${EVENT_BUFFER_LIMIT} events behind and was ended; resubscribe and reload the list.`,
+        );
+      }
+      const event = queue.shift();
+      if (event) {
+        yield event;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      wake = null;
+    }
+  } finally {
+    stop();
+  }
+}
+
+const EVENT_BUFFER_LIMIT = 10_000;
