@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
+/**
+ * One suite, two databases: every integration test file runs once on SQLite and once on
+ * PostgreSQL (TEST_PROVIDER), each file on a database of its own. Unit tests run once.
+ */
 export default defineConfig({
   resolve: {
     // Node loads graphql's CommonJS build for Pothos and yoga; our code must get the same
@@ -10,10 +14,32 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    // One database per test file; files run in parallel workers.
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.unit.test.ts', 'test/schema.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.unit.test.ts', 'test/schema.test.ts'],
+          env: { TEST_PROVIDER: 'sqlite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgresql',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.unit.test.ts', 'test/schema.test.ts'],
+          env: { TEST_PROVIDER: 'postgresql' },
+        },
+      },
+    ],
   },
 });

@@ -4,9 +4,15 @@
 // generate never runs it (../shared/notes/prisma-offline.md), so any existing file will do.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { delimiter, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const cli = require.resolve('prisma/build/index.js');
-const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1' };
-const result = spawnSync(process.execPath, [cli, 'generate'], { stdio: 'inherit', env });
-process.exit(result.status ?? 1);
+// Generators (prisma-pothos-types) are found on PATH, as under npx.
+const bin = join(import.meta.dirname, '..', 'node_modules', '.bin');
+const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1' };
+// One client per provider: the canonical (SQLite) schema, and the derived PostgreSQL one.
+for (const schema of ['prisma/schema.prisma', 'prisma/postgresql/schema.prisma']) {
+  const result = spawnSync(process.execPath, [cli, 'generate', '--schema', schema], { stdio: 'inherit', env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}

@@ -42,7 +42,11 @@ export interface BuildOptions {
  */
 export async function buildApp(env: Env, options: BuildOptions = {}): Promise<App> {
   const logger = options.logger ?? pino({ level: env.LOG_LEVEL });
-  const db = await openDatabase(env.DATABASE_URL, { migrate: options.migrate });
+  const db = await openDatabase(env.DATABASE_URL, {
+    migrate: options.migrate,
+    poolSize: env.DB_POOL_SIZE,
+    statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+  });
   if (db.appliedMigrations.length) logger.info({ applied: db.appliedMigrations }, 'applied migrations');
   const events = createEventBus();
   const limits = {
@@ -73,16 +77,16 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     context: (): ServiceContext => ({ db, tenantId: env.DEFAULT_TENANT, events, limits }),
   });
 
+  let stopping = false;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (path === '/healthz') {
-      try {
-        await db.prisma.$queryRawUnsafe('SELECT 1');
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
-      } catch (error) {
-        logger.warn({ err: error }, 'health check failed');
-        res.writeHead(503, { 'content-type': 'application/json' }).end('{"status":"unavailable"}');
-      }
+    if (path === '/healthz' || path === '/readyz') {
+      // Both answer 200 only while the database answers; /readyz also fails while stopping,
+      // so a load balancer drains this instance first.
+      const ok = !(path === '/readyz' && stopping) && (await db.ping());
+      res
+        .writeHead(ok ? 200 : 503, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: ok ? 'ok' : 'unavailable' }));
       return;
     }
     const length = Number(req.headers['content-length'] ?? 0);
@@ -155,6 +159,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
         server.listen(port, env.HOST, () => resolve((server.address() as AddressInfo).port));
       }),
     stop: async () => {
+      stopping = true;
       await wsCleanup.dispose();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
       if (server.listening) {

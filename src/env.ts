@@ -9,6 +9,10 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   /** `file:<path>` (SQLite, the default) or `postgres://` / `postgresql://`. */
   DATABASE_URL: z.string().min(1).default('file:./data/threadstore.db'),
+  /** PostgreSQL connections per instance. */
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** PostgreSQL statement timeout in ms (0 = none). */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Tenant used for every request until authentication exists. */
   DEFAULT_TENANT: z.string().min(1).default('local'),

@@ -36,3 +36,21 @@ export function jsonHash(value: unknown): string {
 export function jsonBytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
+
+/**
+ * Canonical JSON for equality filters in SQL: canonicalJson with U+0000 in keys and strings
+ * replaced by U+10FFFF (a noncharacter), because PostgreSQL's jsonb cannot hold U+0000. Stored
+ * metadata and filter values go through the same mapping, so equality is preserved.
+ */
+export function filterableJson(value: unknown): string {
+  const nul = /\u0000/g;
+  const map = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(nul, '\u{10FFFF}');
+    if (Array.isArray(v)) return v.map(map);
+    if (isJsonObject(v)) {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(nul, '\u{10FFFF}'), map(x)]));
+    }
+    return v;
+  };
+  return canonicalJson(map(value));
+}

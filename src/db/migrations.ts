@@ -78,26 +78,25 @@ export async function applyMigrations(
 }
 
 /**
- * The SQL that takes a database from the committed migrations to the current schema file
- * (empty when they agree). Used by `npm run migrate:create`.
+ * The SQL that takes a database from the `from` schema (null = empty database) to the `to`
+ * schema, computed from the two datamodels alone (no database, no shadow database). Empty
+ * when they agree. Used by `npm run migrate:create`, which keeps a snapshot of the schema in
+ * each migration folder to diff the next change against.
  */
-export async function diffSchemaAgainstMigrations(
-  provider: Provider,
+export async function diffSchemas(
+  from: string | null,
+  to: string,
   adapterFactory: SqlMigrationAwareDriverAdapterFactory,
 ): Promise<string> {
-  const schemaText = await readFile(schemaPath(provider), 'utf8');
-  const migrations = await readMigrations(provider);
-  return withSchemaEngine(schemaText, adapterFactory, async (engine) => {
+  return withSchemaEngine(to, adapterFactory, async (engine) => {
     const result = await engine.diff({
-      from: migrations.migrationDirectories.length
-        ? { tag: 'migrations', ...migrations }
-        : { tag: 'empty' },
-      to: { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: schemaText }] },
+      from: from === null ? { tag: 'empty' } : { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: from }] },
+      to: { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: to }] },
       script: true,
       exitCode: null,
       filters: noFilters,
     });
     const sql = result.stdout ?? '';
-    return /^\s*(--.*\n?\s*)*$/.test(sql) || sql.includes('This is an empty migration') ? '' : sql;
+    return sql.includes('This is an empty migration') || /^\s*(--.*\n?\s*)*$/.test(sql) ? '' : sql;
   });
 }

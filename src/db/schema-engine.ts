@@ -42,6 +42,32 @@ function loadGlue(): Promise<Glue> {
 }
 
 /**
+ * The engine replays a whole migration file on a shadow database through executeRaw, which
+ * better-sqlite3 refuses ("contains more than one statement"); such a call is run as a script.
+ */
+function withScriptFallback(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  return new Proxy(adapter, {
+    get(target, property, receiver) {
+      if (property === 'dispose') {
+        // The PostgreSQL adapter drops its shadow database before closing its own pool, which
+        // fails; callers clean leftover shadow databases up (scripts/migrate-create.ts).
+        return () => target.dispose().catch(() => {});
+      }
+      if (property !== 'executeRaw') return Reflect.get(target, property, receiver);
+      return async (query: Parameters<SqlDriverAdapter['executeRaw']>[0]) => {
+        try {
+          return await target.executeRaw(query);
+        } catch (error) {
+          if (query.args.length > 0 || !String(error).includes('more than one statement')) throw error;
+          await target.executeScript(query.sql);
+          return 0;
+        }
+      };
+    },
+  });
+}
+
+/**
  * Runs `work` with a schema engine for one datamodel on one database, then frees the engine
  * and closes every connection it opened.
  * @param schemaText the Prisma schema's text (provider must match the adapter)
@@ -58,19 +84,15 @@ export async function withSchemaEngine<T>(
   // The engine connects through the factory but never disposes those connections; we track
   // them so a SQLite file is not left locked by a migration.
   const opened: SqlDriverAdapter[] = [];
+  const track = (adapter: SqlDriverAdapter): SqlDriverAdapter => {
+    opened.push(adapter);
+    return withScriptFallback(adapter);
+  };
   const tracking: SqlMigrationAwareDriverAdapterFactory = {
     provider: adapterFactory.provider,
     adapterName: adapterFactory.adapterName,
-    connect: async () => {
-      const adapter = await adapterFactory.connect();
-      opened.push(adapter);
-      return adapter;
-    },
-    connectToShadowDb: async () => {
-      const adapter = await adapterFactory.connectToShadowDb();
-      opened.push(adapter);
-      return adapter;
-    },
+    connect: async () => track(await adapterFactory.connect()),
+    connectToShadowDb: async () => track(await adapterFactory.connectToShadowDb()),
   };
   const engine = await glue.SchemaEngine.new(
     { datamodels: [['schema.prisma', schemaText]] },
@@ -81,6 +103,6 @@ export async function withSchemaEngine<T>(
     return await work(engine);
   } finally {
     engine.free();
-    await Promise.all(opened.map((a) => a.dispose()));
+    await Promise.allSettled(opened.map((a) => a.dispose()));
   }
 }

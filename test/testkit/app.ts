@@ -2,12 +2,10 @@
  * The test kit: a real app on a fresh SQLite file per test file, queried through yoga.fetch
  * (HTTP semantics, no socket), with helpers that fail loudly and seeders that go through the API.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { type App, buildApp } from '../../src/app.js';
 import { parseEnv } from '../../src/env.js';
+import { createTestDatabase, type TestProvider, testProvider } from './database.js';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
   data?: T | null;
@@ -18,6 +16,7 @@ export interface TestApp {
   app: App;
   /** Database URL of this test app. */
   url: string;
+  provider: TestProvider;
   /** Runs an operation and returns the whole response (data and errors). */
   request<T = Record<string, any>>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>>;
   /** Runs an operation that must succeed; throws with the GraphQL errors printed otherwise. */
@@ -30,12 +29,12 @@ export interface TestApp {
 }
 
 /**
- * Builds an app on a fresh database. `env` overrides configuration (limits, ...).
- * SQLite by default; TEST_DATABASE_URL selects another database.
+ * Builds an app on a fresh database of the run's provider (TEST_PROVIDER: sqlite, the default,
+ * or postgresql). `env` overrides configuration (limits, ...).
  */
 export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'threadstore-test-'));
-  const url = env.DATABASE_URL ?? `file:${join(dir, 'test.db')}`;
+  const database = await createTestDatabase();
+  const url = database.url;
   const app = await buildApp(parseEnv({ LOG_LEVEL: 'silent', ...env, DATABASE_URL: url }), {
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   });
@@ -52,6 +51,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     app,
     url,
+    provider: testProvider,
     request,
     async execute(query, variables) {
       const result = await request(query, variables);
@@ -80,7 +80,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     },
     async close() {
       await app.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await database.drop();
     },
   };
 }

@@ -1,0 +1,248 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** Items to append to one thread. */
+export type AppendItemsInput = {
+  /** If set, the append fails with CONFLICT unless the first new item would get exactly this seq. */
+  expectedSeq?: number | null | undefined;
+  /** A retry with the same key on the same thread returns the first result (replayed: true) and writes nothing; the same key with items that are not deep-equal is a CONFLICT. Keys are kept at least 24 hours. */
+  idempotencyKey?: string | null | undefined;
+  /** 1 to 500 items, written all-or-nothing with consecutive seqs. */
+  items: Array<NewItem>;
+  threadId: string | number;
+};
+
+/** A new thread. */
+export type CreateThreadInput = {
+  /** The owning agent; fixed for the life of the thread. */
+  agentId: string;
+  /** Caller-chosen id (1-128 chars of [A-Za-z0-9._-]); generated when left out. */
+  id?: string | number | null | undefined;
+  /** A JSON object; {} when left out. */
+  metadata?: unknown;
+  name?: string | null | undefined;
+};
+
+/** An error body. */
+export type ErrorInput = {
+  code?: string | null | undefined;
+  reason: string;
+};
+
+/** Whether the item is final, still being produced, or waiting for someone. */
+export type ItemStatus =
+  | 'ACTION_REQUIRED'
+  | 'COMPLETED'
+  | 'IN_PROGRESS';
+
+/** A message body. */
+export type MessageInput = {
+  /** Plain-text content. */
+  content?: string | null | undefined;
+  /** Structured content parts, stored as given. */
+  parts?: unknown;
+  /** user, assistant, system, developer, or another role name. */
+  role: string;
+  usage?: TokenUsageInput | null | undefined;
+};
+
+/** Exactly one of the body fields (message ... other) must be set. */
+export type NewItem = {
+  /** For importing history; defaults to the time of the append. */
+  createdAt?: string | null | undefined;
+  createdBy?: string | null | undefined;
+  error?: ErrorInput | null | undefined;
+  message?: MessageInput | null | undefined;
+  other?: OtherItemInput | null | undefined;
+  reasoning?: ReasoningInput | null | undefined;
+  resourceEvent?: ResourceEventInput | null | undefined;
+  responseId?: string | null | undefined;
+  slashCommand?: SlashCommandInput | null | undefined;
+  status?: ItemStatus | null | undefined;
+  terminal?: TerminalInput | null | undefined;
+  toolCall?: ToolCallInput | null | undefined;
+  toolResult?: ToolResultInput | null | undefined;
+};
+
+/** An item of a type outside the known set. */
+export type OtherItemInput = {
+  data: unknown;
+  /** Matches ^[a-z][a-z0-9_]{0,63}$ and is not one of the known type names (those have their own field; compaction markers come from addCompaction). */
+  type: string;
+};
+
+/** A reasoning body. */
+export type ReasoningInput = {
+  text: string;
+};
+
+/** A lifecycle event body. */
+export type ResourceEventInput = {
+  kind: string;
+  payload?: unknown;
+};
+
+/** A slash command body. */
+export type SlashCommandInput = {
+  args?: string | null | undefined;
+  command: string;
+};
+
+/** A terminal stream body. */
+export type TerminalInput = {
+  /** stdin, stdout or stderr. */
+  stream: string;
+  text: string;
+};
+
+/** Which threads to list; every given condition must hold. */
+export type ThreadFilter = {
+  /** Only threads of this agent. */
+  agentId?: string | null | undefined;
+  /** Archived threads are left out unless this is true. */
+  includeArchived?: boolean | null | undefined;
+  /** A JSON object: threads whose metadata has every top-level key of it with an equal value (nested values compared whole). */
+  metadata?: unknown;
+  /** Substring of the name, case-insensitive for all of Unicode (ÉTÉ matches été) on every database. */
+  nameContains?: string | null | undefined;
+};
+
+/** Token counts reported by the model. */
+export type TokenUsageInput = {
+  inputTokens?: number | null | undefined;
+  outputTokens?: number | null | undefined;
+  totalTokens?: number | null | undefined;
+};
+
+/** A tool call body. */
+export type ToolCallInput = {
+  arguments: unknown;
+  callId: string;
+  name: string;
+};
+
+/** A tool result body. */
+export type ToolResultInput = {
+  callId: string;
+  isError?: boolean | null | undefined;
+  name?: string | null | undefined;
+  output: unknown;
+};
+
+export type CreateThreadMutationVariables = Exact<{
+  input: CreateThreadInput;
+}>;
+
+
+export type CreateThreadMutation = { createThread: { thread: { id: string, agentId: string, name: string | null, metadata: unknown, createdAt: string } } };
+
+export type AppendItemsMutationVariables = Exact<{
+  input: AppendItemsInput;
+}>;
+
+
+export type AppendItemsMutation = { appendItems: { replayed: boolean, thread: { id: string, nextSeq: number, itemCount: number }, items: Array<
+      | { __typename: 'CompactionItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+      | { __typename: 'ErrorItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+      | { __typename: 'MessageItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, role: string, content: string | null }
+      | { __typename: 'OtherItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+      | { __typename: 'ReasoningItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+      | { __typename: 'ResourceEventItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+      | { __typename: 'SlashCommandItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+      | { __typename: 'TerminalItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+      | { __typename: 'ToolCallItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, callId: string, name: string, arguments: unknown }
+      | { __typename: 'ToolResultItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, callId: string, output: unknown, isError: boolean }
+    > } };
+
+export type ThreadPageQueryVariables = Exact<{
+  id: string | number;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ThreadPageQuery = { thread: { id: string, name: string | null, nextSeq: number, itemCount: number, items: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node:
+          | { __typename: 'CompactionItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'ErrorItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'MessageItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, role: string, content: string | null }
+          | { __typename: 'OtherItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'ReasoningItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'ResourceEventItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'SlashCommandItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'TerminalItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'ToolCallItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, callId: string, name: string, arguments: unknown }
+          | { __typename: 'ToolResultItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, callId: string, output: unknown, isError: boolean }
+         }> } } | null };
+
+export type ThreadListQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  filter?: ThreadFilter | null | undefined;
+}>;
+
+
+export type ThreadListQuery = { threads: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { id: string, name: string | null, agentId: string, updatedAt: string, itemCount: number, lastItem:
+          | { __typename: 'CompactionItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'ErrorItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'MessageItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, role: string, content: string | null }
+          | { __typename: 'OtherItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'ReasoningItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'ResourceEventItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'SlashCommandItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'TerminalItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+          | { __typename: 'ToolCallItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, callId: string, name: string, arguments: unknown }
+          | { __typename: 'ToolResultItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, callId: string, output: unknown, isError: boolean }
+         | null } }> } };
+
+export type FollowThreadSubscriptionVariables = Exact<{
+  threadId: string | number;
+  afterSeq?: number | null | undefined;
+}>;
+
+
+export type FollowThreadSubscription = { threadItems:
+    | { __typename: 'CompactionItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+    | { __typename: 'ErrorItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+    | { __typename: 'MessageItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, role: string, content: string | null }
+    | { __typename: 'OtherItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+    | { __typename: 'ReasoningItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+    | { __typename: 'ResourceEventItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+    | { __typename: 'SlashCommandItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+    | { __typename: 'TerminalItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown }
+    | { __typename: 'ToolCallItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, callId: string, name: string, arguments: unknown }
+    | { __typename: 'ToolResultItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, callId: string, output: unknown, isError: boolean }
+   };
+
+type ItemFields_CompactionItem_Fragment = { __typename: 'CompactionItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown };
+
+type ItemFields_ErrorItem_Fragment = { __typename: 'ErrorItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown };
+
+type ItemFields_MessageItem_Fragment = { __typename: 'MessageItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, role: string, content: string | null };
+
+type ItemFields_OtherItem_Fragment = { __typename: 'OtherItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown };
+
+type ItemFields_ReasoningItem_Fragment = { __typename: 'ReasoningItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown };
+
+type ItemFields_ResourceEventItem_Fragment = { __typename: 'ResourceEventItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown };
+
+type ItemFields_SlashCommandItem_Fragment = { __typename: 'SlashCommandItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown };
+
+type ItemFields_TerminalItem_Fragment = { __typename: 'TerminalItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown };
+
+type ItemFields_ToolCallItem_Fragment = { __typename: 'ToolCallItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, callId: string, name: string, arguments: unknown };
+
+type ItemFields_ToolResultItem_Fragment = { __typename: 'ToolResultItem', id: string, seq: number, type: string, status: ItemStatus, createdAt: string, createdBy: string | null, data: unknown, callId: string, output: unknown, isError: boolean };
+
+export type ItemFieldsFragment =
+  | ItemFields_CompactionItem_Fragment
+  | ItemFields_ErrorItem_Fragment
+  | ItemFields_MessageItem_Fragment
+  | ItemFields_OtherItem_Fragment
+  | ItemFields_ReasoningItem_Fragment
+  | ItemFields_ResourceEventItem_Fragment
+  | ItemFields_SlashCommandItem_Fragment
+  | ItemFields_TerminalItem_Fragment
+  | ItemFields_ToolCallItem_Fragment
+  | ItemFields_ToolResultItem_Fragment
+;
