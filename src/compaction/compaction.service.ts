@@ -4,7 +4,7 @@
  * Thread.compactions, Thread.context).
  */
 import type { ServiceContext } from '../context.js';
-import { BadUserInputError, ConflictError, threadNotFound } from '../errors.js';
+import { BadUserInputError, ConflictError, PayloadTooLargeError, threadNotFound } from '../errors.js';
 import type { Compaction, Thread } from '../generated/prisma/client.js';
 import {
   type ItemRecord,
@@ -15,7 +15,6 @@ import {
 } from '../items/item.service.js';
 import { jsonBytes } from '../json.js';
 import { assertThreadId } from '../threads/thread.service.js';
-import { PayloadTooLargeError } from '../errors.js';
 import { assembleContext, pairToolCalls, separatedPair } from './context.js';
 
 /** A stored compaction record; `id` is "<threadId>:compaction:<markerSeq>". */
@@ -40,6 +39,9 @@ function toRecord(row: Compaction): CompactionRecord {
   };
 }
 
+/** Longest createdBy accepted, as for appended items. */
+const MAX_LABEL_LENGTH = 256;
+
 export interface AddCompactionInput {
   threadId: string;
   startSeq: number;
@@ -53,7 +55,8 @@ export interface AddCompactionInput {
  * transaction that first takes the thread's row (so concurrent compactions of one thread
  * serialise).
  * @throws BadUserInputError reversed range, negative start, past lastSeq, no stored item
- *   other than markers, or a tool call separated from its result
+ *   other than markers, a tool call separated from its result, createdBy over 256 chars
+ * @throws PayloadTooLargeError when the marker's data would be over the item size limit
  * @throws ConflictError overlap with an existing record
  * @throws NotFoundError unknown thread
  */
@@ -69,11 +72,21 @@ export async function addCompaction(
       field: 'endSeq',
     });
   }
-  const summaryBytes = jsonBytes(JSON.stringify(input.summary));
-  if (summaryBytes > ctx.limits.maxItemBytes) {
+  if (input.createdBy != null && input.createdBy.length > MAX_LABEL_LENGTH) {
+    // The same limit appendItems puts on an item's createdBy: the marker is an item.
+    throw new BadUserInputError(`createdBy must be at most ${MAX_LABEL_LENGTH} characters.`, {
+      field: 'createdBy',
+    });
+  }
+  // The limit is on the marker's data (summary plus range), not the summary alone: an item's
+  // data is at most maxItemBytes of JSON, whoever writes it.
+  const markerJson = JSON.stringify({ summary: input.summary, startSeq, endSeq });
+  const markerBytes = jsonBytes(markerJson);
+  if (markerBytes > ctx.limits.maxItemBytes) {
     throw new PayloadTooLargeError(
-      `summary is ${summaryBytes} bytes of JSON; the limit is ${ctx.limits.maxItemBytes}.`,
-      { field: 'summary' },
+      `summary makes the marker's data ${markerBytes} bytes of JSON; ` +
+        `the limit is ${ctx.limits.maxItemBytes} bytes per item.`,
+      { field: 'summary', bytes: markerBytes, limit: ctx.limits.maxItemBytes },
     );
   }
   const now = new Date();
@@ -150,7 +163,7 @@ export async function addCompaction(
           createdBy: input.createdBy ?? null,
           createdAt: now,
           callId: null,
-          dataJson: JSON.stringify({ summary: input.summary, startSeq, endSeq }),
+          dataJson: markerJson,
         },
       ],
       now,
