@@ -11,10 +11,11 @@ import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import pino, { type Logger } from 'pino';
 import { WebSocketServer } from 'ws';
-import type { ServiceContext } from './context.js';
+import { limitsFromEnv, type ServiceContext } from './context.js';
 import { type Database, openDatabase } from './db/client.js';
 import type { Env } from './env.js';
-import { createEventBus, type EventBus } from './pubsub.js';
+import { type BusEventTarget, createEventBus, type EventBus } from './pubsub.js';
+import { connectRedisEventTarget } from './redis.js';
 import { createMaskError } from './schema/errors.js';
 import { schema } from './schema/index.js';
 
@@ -32,6 +33,8 @@ export interface App {
 
 export interface BuildOptions {
   logger?: Logger;
+  /** Event target for the bus (tests wrap one to drop events); default from REDIS_URL. */
+  eventTarget?: BusEventTarget;
   /** Apply committed migrations before serving (default true). */
   migrate?: boolean;
 }
@@ -48,12 +51,11 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
   });
   if (db.appliedMigrations.length) logger.info({ applied: db.appliedMigrations }, 'applied migrations');
-  const events = createEventBus();
-  const limits = {
-    maxItemBytes: env.MAX_ITEM_BYTES,
-    maxAppendItems: env.MAX_APPEND_ITEMS,
-    maxPageSize: env.MAX_PAGE_SIZE,
-  };
+  const redis = !options.eventTarget && env.REDIS_URL ? await connectRedisEventTarget(env.REDIS_URL, logger) : null;
+  const events = createEventBus(options.eventTarget ?? redis?.target);
+  // After a Redis outage, events published meanwhile are lost: followers re-read the database.
+  redis?.onReconnect(() => events.resync());
+  const limits = limitsFromEnv(env);
 
   const yoga = createYoga<Record<string, unknown>, ServiceContext>({
     schema,
@@ -168,6 +170,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
           server.closeIdleConnections();
         });
       }
+      await redis?.close();
       await db.close();
     },
   };

@@ -3,6 +3,7 @@
  * The GraphQL context is built from it per request (src/app.ts).
  */
 import type { Database } from './db/client.js';
+import type { Env } from './env.js';
 import type { EventBus } from './pubsub.js';
 
 /** Configured limits (see env.ts). Sizes in bytes. */
@@ -10,6 +11,8 @@ export interface Limits {
   maxItemBytes: number;
   maxAppendItems: number;
   maxPageSize: number;
+  /** Live events a follower may have waiting before it is ended. */
+  followerBufferEvents: number;
 }
 
 /** Dependencies of every service function. `tenantId` scopes every read and write. */
@@ -18,4 +21,14 @@ export interface ServiceContext {
   tenantId: string;
   events: EventBus;
   limits: Limits;
+}
+
+/** The limits configured in the environment. */
+export function limitsFromEnv(env: Env): Limits {
+  return {
+    maxItemBytes: env.MAX_ITEM_BYTES,
+    maxAppendItems: env.MAX_APPEND_ITEMS,
+    maxPageSize: env.MAX_PAGE_SIZE,
+    followerBufferEvents: env.FOLLOWER_BUFFER_EVENTS,
+  };
 }

@@ -13,6 +13,8 @@ const envSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** PostgreSQL statement timeout in ms (0 = none). */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Redis for live events across instances (redis://host:port); unset = in-process. */
+  REDIS_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Tenant used for every request until authentication exists. */
   DEFAULT_TENANT: z.string().min(1).default('local'),
@@ -22,6 +24,8 @@ const envSchema = z.object({
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
   /** Most items in one appendItems call. */
   MAX_APPEND_ITEMS: z.coerce.number().int().positive().default(500),
+  /** Live events a follower may have waiting before its subscription ends (RATE_LIMITED). */
+  FOLLOWER_BUFFER_EVENTS: z.coerce.number().int().positive().default(10_000),
   /** Largest page of a connection. */
   MAX_PAGE_SIZE: z.coerce.number().int().positive().default(500),
 });

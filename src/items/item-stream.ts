@@ -2,25 +2,25 @@
  * Following a thread live with gapless resume (contract: Subscription.threadItems;
  * ARCHITECTURE.md, "Pub/sub and subscriptions"): listen first, then replay stored items after
  * `afterSeq`, then emit live items, skipping any seq already emitted. When a live event does
- * not continue from the last seq emitted (an event lost by pub/sub), the missing range is read
- * from the database before going on, so delivery stays gapless.
+ * not continue from the last seq emitted (an event lost by pub/sub), or the bus says events may
+ * have been lost (Redis reconnected), the missing range is read from the database before going
+ * on, so delivery stays gapless. Live items come in the event itself: no SQL per follower per
+ * event unless there is a gap.
  */
 import type { ServiceContext } from '../context.js';
 import { ThreadstoreError, threadNotFound } from '../errors.js';
-import { type ThreadItemsPayload, threadKey } from '../pubsub.js';
+import { closableStream, queueEvents, threadKey } from '../pubsub.js';
 import { findThread } from '../threads/thread.service.js';
 import { fromItemEventData, type ItemRecord, toItemRecord } from './item.service.js';
 
-/** Live events a slow follower may have waiting before its subscription is ended. */
-export const FOLLOWER_BUFFER_LIMIT = 10_000;
 const REPLAY_PAGE = 500;
 
-/** Ends a follower whose buffer overflowed. */
+/** Ends a follower whose buffer overflowed (limits.followerBufferEvents). */
 export class FollowerTooSlowError extends ThreadstoreError {
-  constructor() {
+  constructor(limit: number) {
     super(
       'RATE_LIMITED',
-      `This follower fell more than ${FOLLOWER_BUFFER_LIMIT} events behind and was ended; resubscribe with afterSeq set to the last seq received.`,
+      `This follower fell more than ${limit} events behind and was ended; resubscribe with afterSeq set to the last seq received.`,
     );
   }
 }
@@ -50,58 +50,76 @@ async function* readRange(
  * first (-1 replays from the first item), then live ones; without it, live ones only. Ends
  * when the thread is deleted.
  * @throws NotFoundError when the thread does not exist
- * @throws FollowerTooSlowError when more than FOLLOWER_BUFFER_LIMIT events wait unread
+ * @throws FollowerTooSlowError when more than limits.followerBufferEvents events wait unread
  */
-export async function* followThreadItems(
+export async function followThreadItems(
   ctx: ServiceContext,
   threadId: string,
   afterSeq: number | null | undefined,
-): AsyncGenerator<ItemRecord> {
-  const queue: ThreadItemsPayload[] = [];
-  let wake: (() => void) | null = null;
-  let overflowed = false;
-  const stop = ctx.events.listen('thread-items', threadKey(ctx.tenantId, threadId), (payload) => {
-    if (queue.length >= FOLLOWER_BUFFER_LIMIT) overflowed = true;
-    else queue.push(payload);
-    wake?.();
+): Promise<AsyncGenerator<ItemRecord>> {
+  // Listening starts now, before the thread is read, so nothing committed after the read
+  // can be missed.
+  const queue = queueEvents(ctx.events, 'thread-items', threadKey(ctx.tenantId, threadId), {
+    limit: ctx.limits.followerBufferEvents,
+    overflow: () => new FollowerTooSlowError(ctx.limits.followerBufferEvents),
+    resync: { kind: 'resync' as const },
   });
-  try {
-    // Listening started before this read, so nothing committed after it can be missed.
-    const thread = await findThread(ctx, threadId);
-    if (!thread) throw threadNotFound(threadId);
-    let last = afterSeq == null ? thread.nextSeq - 1 : Math.max(afterSeq, -1);
+
+  // Checked before the stream is handed out, so a missing thread fails the subscribe itself.
+  const thread = await findThread(ctx, threadId).catch((error: unknown) => {
+    queue.close();
+    throw error;
+  });
+  if (!thread) {
+    queue.close();
+    throw threadNotFound(threadId);
+  }
+  const start = thread;
+
+  async function* follow(thread: NonNullable<Awaited<ReturnType<typeof findThread>>>): AsyncGenerator<ItemRecord> {
+    // An afterSeq at or past the end replays nothing and live items follow from the end.
+    let last = afterSeq == null ? thread.nextSeq - 1 : Math.min(Math.max(afterSeq, -1), thread.nextSeq - 1);
     for await (const item of readRange(ctx, threadId, last, thread.nextSeq - 1)) {
       yield item;
       last = item.seq;
     }
     last = Math.max(last, thread.nextSeq - 1);
     for (;;) {
-      if (overflowed) throw new FollowerTooSlowError();
-      const payload = queue.shift();
-      if (!payload) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = null;
-        continue;
-      }
-      if (payload.kind === 'deleted') return;
-      if (payload.lastSeq <= last) continue;
-      if (payload.firstSeq > last + 1) {
-        // A gap: events were lost (or arrived out of order); the database has them.
-        for await (const item of readRange(ctx, threadId, last, payload.firstSeq - 1)) {
+      const event = await queue.take();
+      if (event === null || event.kind === 'deleted') return;
+      if (event.kind === 'resync') {
+        const current = await findThread(ctx, threadId);
+        if (!current) return;
+        for await (const item of readRange(ctx, threadId, last, current.nextSeq - 1)) {
           yield item;
           last = item.seq;
         }
-        last = payload.firstSeq - 1;
+        last = Math.max(last, current.nextSeq - 1);
+        continue;
       }
-      for (const data of payload.items) {
+      if (event.lastSeq <= last) continue;
+      if (event.firstSeq > last + 1) {
+        // A gap: events were lost (or arrived out of order); the database has them.
+        for await (const item of readRange(ctx, threadId, last, event.firstSeq - 1)) {
+          yield item;
+          last = item.seq;
+        }
+        last = event.firstSeq - 1;
+      }
+      for (const data of event.items) {
         if (data.seq <= last) continue;
         yield fromItemEventData(ctx.tenantId, threadId, data);
         last = data.seq;
       }
     }
-  } finally {
-    stop();
   }
+
+  async function* guarded(): AsyncGenerator<ItemRecord> {
+    try {
+      yield* follow(start);
+    } finally {
+      queue.close();
+    }
+  }
+  return closableStream(queue, guarded());
 }

@@ -13,7 +13,7 @@ import {
   threadNotFound,
 } from '../errors.js';
 import { Prisma, type Thread } from '../generated/prisma/client.js';
-import { canonicalJson, isJsonObject, jsonBytes } from '../json.js';
+import { filterableJson, isJsonObject, jsonBytes } from '../json.js';
 import {
   type Connection,
   type ConnectionArgs,
@@ -22,7 +22,7 @@ import {
   pageRequest,
   toConnection,
 } from '../pagination.js';
-import { type ThreadEventPayload, threadKey } from '../pubsub.js';
+import { closableStream, queueEvents, type ThreadEventPayload, threadKey } from '../pubsub.js';
 
 export type ThreadRow = Thread;
 
@@ -110,32 +110,48 @@ export interface CreateThreadInput {
 }
 
 /**
- * Creates a thread. A missing id gets a random UUID.
+ * Checks a new thread and builds the row to insert (a missing id gets a random UUID), for
+ * createThread and for writers that insert a thread inside their own transaction (the
+ * transcript importer).
+ * @param now createdAt and updatedAt of the row
  * @throws BadUserInputError for an invalid id, agentId, name or metadata
- * @throws ConflictError when the id is taken in this tenant
+ * @throws PayloadTooLargeError when the metadata is over the item size limit
  */
-export async function createThread(ctx: ServiceContext, input: CreateThreadInput): Promise<ThreadRow> {
+export function newThreadRow(
+  ctx: ServiceContext,
+  input: CreateThreadInput,
+  now: Date,
+): Prisma.ThreadUncheckedCreateInput & { id: string } {
   const id = input.id ?? randomUUID();
   assertThreadId(id);
   checkAgentId(input.agentId);
   checkName(input.name);
   const metadataJson = metadataText(ctx, input.metadata ?? {});
+  return {
+    tenantId: ctx.tenantId,
+    id,
+    agentId: input.agentId,
+    name: input.name ?? null,
+    nameFolded: input.name == null ? null : foldCase(input.name),
+    metadataJson,
+    metadataCanonical: filterableJson(JSON.parse(metadataJson)),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Creates a thread. A missing id gets a random UUID.
+ * @throws BadUserInputError for an invalid id, agentId, name or metadata
+ * @throws ConflictError when the id is taken in this tenant
+ */
+export async function createThread(ctx: ServiceContext, input: CreateThreadInput): Promise<ThreadRow> {
   const now = new Date();
+  const data = newThreadRow(ctx, input, now);
+  const id = data.id;
   let thread: ThreadRow;
   try {
-    thread = await ctx.db.prisma.thread.create({
-      data: {
-        tenantId: ctx.tenantId,
-        id,
-        agentId: input.agentId,
-        name: input.name ?? null,
-        nameFolded: input.name == null ? null : foldCase(input.name),
-        metadataJson,
-        metadataCanonical: canonicalJson(JSON.parse(metadataJson)),
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
+    thread = await ctx.db.prisma.thread.create({ data });
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw new ConflictError(`A thread with id "${id}" already exists.`, { threadId: id });
@@ -201,7 +217,7 @@ export async function updateThread(ctx: ServiceContext, input: UpdateThreadInput
   }
   if ('metadata' in input && input.metadata !== undefined) {
     data.metadataJson = metadataText(ctx, input.metadata);
-    data.metadataCanonical = canonicalJson(input.metadata);
+    data.metadataCanonical = filterableJson(input.metadata);
   }
   const now = new Date();
   data.updatedAt = now;
@@ -302,9 +318,12 @@ function parseThreadCursor(cursor: string, argument: string, order: ThreadOrder)
  * nested values are compared whole and key order does not matter.
  */
 function metadataCondition(ctx: ServiceContext, key: string, value: unknown): Prisma.Sql {
-  const wanted = canonicalJson(value);
+  const wanted = filterableJson(value);
+  const mappedKey = JSON.parse(filterableJson({ [key]: 0 })) as Record<string, number>;
+  key = Object.keys(mappedKey)[0] ?? key;
   if (ctx.db.provider === 'postgresql') {
-    return Prisma.sql`("metadataCanonical"::json -> ${key})::text = ${wanted}`;
+    // jsonb equality: deep, key order ignored, numbers compared as numbers (as SQLite's atom).
+    return Prisma.sql`("metadataCanonical"::jsonb -> ${key}::text) = ${wanted}::jsonb`;
   }
   const member = (test: Prisma.Sql) =>
     Prisma.sql`EXISTS (SELECT 1 FROM json_each("metadataCanonical") AS m WHERE m.key = ${key} AND ${test})`;
@@ -314,7 +333,9 @@ function metadataCondition(ctx: ServiceContext, key: string, value: unknown): Pr
   if (typeof value === 'number') {
     return member(Prisma.sql`m.type IN ('integer', 'real') AND m.atom = ${value}`);
   }
-  if (typeof value === 'string') return member(Prisma.sql`m.type = 'text' AND m.atom = ${value}`);
+  if (typeof value === 'string') {
+    return member(Prisma.sql`m.type = 'text' AND m.atom = ${JSON.parse(wanted) as string}`);
+  }
   return member(Prisma.sql`m.type IN ('object', 'array') AND m.value = json(${wanted})`);
 }
 
@@ -427,44 +448,32 @@ function normalizeThreadRow(row: ThreadRow): ThreadRow {
 }
 
 /**
- * Live thread changes of the tenant, optionally of one agent, until the caller stops
- * iterating.
- * @throws ThreadstoreError RATE_LIMITED when more than EVENT_BUFFER_LIMIT events wait unread
+ * Live thread changes of the tenant, optionally of one agent, until the caller stops.
+ * @throws ThreadstoreError RATE_LIMITED when more than limits.followerBufferEvents events wait unread
  */
-export async function* followThreadEvents(
+export function followThreadEvents(
   ctx: ServiceContext,
   agentId?: string | null,
 ): AsyncGenerator<ThreadEventPayload> {
-  const queue: ThreadEventPayload[] = [];
-  let wake: (() => void) | null = null;
-  let overflowed = false;
-  const stop = ctx.events.listen('thread-events', ctx.tenantId, (event) => {
-    if (agentId != null && event.agentId !== agentId) return;
-    if (queue.length >= EVENT_BUFFER_LIMIT) overflowed = true;
-    else queue.push(event);
-    wake?.();
+  const queue = queueEvents(ctx.events, 'thread-events', ctx.tenantId, {
+    limit: ctx.limits.followerBufferEvents,
+    overflow: () =>
+      new ThreadstoreError(
+        'RATE_LIMITED',
+        `This subscription fell more than ${ctx.limits.followerBufferEvents} events behind and was ended; resubscribe and reload the list.`,
+      ),
+    accept: (event) => agentId == null || event.agentId === agentId,
   });
-  try {
-    for (;;) {
-      if (overflowed) {
-        throw new ThreadstoreError(
-          'RATE_LIMITED',
-          `This subscription fell more than ${EVENT_BUFFER_LIMIT} events behind and was ended; resubscribe and reload the list.`,
-        );
-      }
-      const event = queue.shift();
-      if (event) {
+  async function* events(): AsyncGenerator<ThreadEventPayload> {
+    try {
+      for (;;) {
+        const event = await queue.take();
+        if (event === null) return;
         yield event;
-        continue;
       }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-      wake = null;
+    } finally {
+      queue.close();
     }
-  } finally {
-    stop();
   }
+  return closableStream(queue, events());
 }
-
-const EVENT_BUFFER_LIMIT = 10_000;

@@ -3,7 +3,7 @@
  * (HTTP semantics, no socket), with helpers that fail loudly and seeders that go through the API.
  */
 import pino from 'pino';
-import { type App, buildApp } from '../../src/app.js';
+import { type App, type BuildOptions, buildApp } from '../../src/app.js';
 import { parseEnv } from '../../src/env.js';
 import { createTestDatabase, type TestProvider, testProvider } from './database.js';
 
@@ -32,11 +32,15 @@ export interface TestApp {
  * Builds an app on a fresh database of the run's provider (TEST_PROVIDER: sqlite, the default,
  * or postgresql). `env` overrides configuration (limits, ...).
  */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: BuildOptions = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const url = database.url;
   const app = await buildApp(parseEnv({ LOG_LEVEL: 'silent', ...env, DATABASE_URL: url }), {
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    ...options,
   });
 
   const request: TestApp['request'] = async (query, variables) => {

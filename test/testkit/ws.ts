@@ -1,0 +1,57 @@
+/**
+ * graphql-ws helpers: a client against a test app listening on a loopback port, and a
+ * follower that collects the items of a thread subscription.
+ */
+import { type Client, createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+
+/** A graphql-ws client for `ws://127.0.0.1:<port>/graphql` that does not retry. */
+export function wsClient(port: number): Client {
+  return createClient({
+    url: `ws://127.0.0.1:${port}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+export const FOLLOW = `subscription($threadId: ID!, $afterSeq: Int) {
+  threadItems(threadId: $threadId, afterSeq: $afterSeq) {
+    ... on ConversationItem { id seq type }
+    ... on MessageItem { content }
+  }
+}`;
+
+export interface FollowedItem {
+  id: string;
+  seq: number;
+  type: string;
+  content?: string;
+}
+
+/**
+ * Subscribes to a thread; `onItem` sees every item. Resolves when the subscription completes;
+ * rejects with the GraphQL errors when it errors.
+ */
+export function follow(
+  client: Client,
+  threadId: string,
+  afterSeq: number | null,
+  onItem: (item: FollowedItem) => void,
+): { done: Promise<void>; cancel: () => void } {
+  let cancel = () => {};
+  const done = new Promise<void>((resolve, reject) => {
+    cancel = client.subscribe<{ threadItems: FollowedItem }>(
+      { query: FOLLOW, variables: { threadId, afterSeq } },
+      {
+        next: (result) => {
+          if (result.errors) reject(Object.assign(new Error(result.errors[0]!.message), { errors: result.errors }));
+          else if (result.data) onItem(result.data.threadItems);
+        },
+        error: (error) => reject(error),
+        complete: () => resolve(),
+      },
+    );
+  });
+  return { done, cancel: () => cancel() };
+}
