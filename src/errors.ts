@@ -54,6 +54,21 @@ export class PayloadTooLargeError extends ThreadstoreError {
   }
 }
 
+/**
+ * Rejects U+0000 in a value stored in a text column: PostgreSQL text cannot hold it, and both
+ * databases must behave the same. (JSON values, such as content or data, may hold it: they are
+ * stored as JSON text, where it is escaped.)
+ * @throws BadUserInputError naming the field
+ */
+export function assertNoNul(value: string | null | undefined, field: string): void {
+  if (value?.includes('\u0000')) {
+    throw new BadUserInputError(
+      `${field} contains the character U+0000, which cannot be stored in it; remove it (JSON values such as message content may hold it).`,
+      { field },
+    );
+  }
+}
+
 /** The standard not-found error for a thread id. */
 export function threadNotFound(threadId: string): NotFoundError {
   return new NotFoundError(`Thread "${threadId}" does not exist.`, { threadId });

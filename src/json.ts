@@ -19,9 +19,8 @@ export function isJsonObject(value: unknown): value is Record<string, JsonValue>
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (isJsonObject(v)) {
-      const sorted: Record<string, unknown> = {};
-      for (const k of Object.keys(v).sort()) sorted[k] = v[k];
-      return sorted;
+      // fromEntries defines own properties, so a "__proto__" key stays a key.
+      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]));
     }
     return v;
   });

@@ -55,14 +55,18 @@ export function decodeCursor<T>(
   argument: string,
   check: (payload: unknown) => T | null,
 ): T {
-  let payload: unknown;
+  let checked: T | null = null;
   try {
     if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
-    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const payload: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    // Only objects reach `check`: checks read properties, which null or a number would break.
+    if (typeof payload === 'object' && payload !== null && !Array.isArray(payload)) {
+      checked = check(payload);
+    }
   } catch {
-    payload = undefined;
+    // Not base64url JSON, or a check that threw on an unexpected shape: malformed either way.
+    checked = null;
   }
-  const checked = payload === undefined ? null : check(payload);
   if (checked === null) {
     throw new BadUserInputError(
       `${argument}: "${cursor.slice(0, 80)}" is not a cursor of this connection; pass an edge cursor or pageInfo cursor from a previous page.`,

@@ -4,7 +4,13 @@
  * Thread.compactions, Thread.context).
  */
 import type { ServiceContext } from '../context.js';
-import { BadUserInputError, ConflictError, PayloadTooLargeError, threadNotFound } from '../errors.js';
+import {
+  assertNoNul,
+  BadUserInputError,
+  ConflictError,
+  PayloadTooLargeError,
+  threadNotFound,
+} from '../errors.js';
 import type { Compaction, Thread } from '../generated/prisma/client.js';
 import {
   type ItemRecord,
@@ -72,6 +78,8 @@ export async function addCompaction(
       field: 'endSeq',
     });
   }
+  assertNoNul(input.summary, 'summary');
+  assertNoNul(input.createdBy, 'createdBy');
   if (input.createdBy != null && input.createdBy.length > MAX_LABEL_LENGTH) {
     // The same limit appendItems puts on an item's createdBy: the marker is an item.
     throw new BadUserInputError(`createdBy must be at most ${MAX_LABEL_LENGTH} characters.`, {

@@ -4,15 +4,16 @@
  * through node-postgres. Each provider has its own generated client (a Prisma client is bound
  * to one provider); both have the same model API, so services see one type.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PrismaClient as PrismaPgClient } from '../generated/prisma-pg/client.js';
-import { applyMigrations, type Provider } from './migrations.js';
+import { applyMigrations, hasPendingMigrations, type Provider } from './migrations.js';
 
 export type Db = PrismaClient;
 
@@ -62,7 +63,36 @@ function postgresFactory(url: string, options: OpenOptions): SqlMigrationAwareDr
     max: options.poolSize ?? 10,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
     connectionTimeoutMillis: 5_000,
+    allowExitOnIdle: true,
   });
+}
+
+/**
+ * Applies SQLite migrations when some are pending. The schema engine takes the file in
+ * exclusive locking mode, so it is started only when needed: a second process (the importer
+ * next to a running server) on a current database never waits for a lock.
+ */
+async function migrateSqlite(url: string): Promise<string[]> {
+  const path = url.replace(/^file:/, '');
+  let applied: string[] = [];
+  if (path !== ':memory:' && existsSync(path)) {
+    const db = new BetterSqlite3(path, { readonly: true, timeout: 10_000 });
+    try {
+      applied = (
+        db
+          .prepare(
+            'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+          )
+          .all() as { migration_name: string }[]
+      ).map((r) => r.migration_name);
+    } catch {
+      applied = []; // no table yet
+    } finally {
+      db.close();
+    }
+  }
+  if (!(await hasPendingMigrations('sqlite', applied))) return [];
+  return applyMigrations('sqlite', sqliteFactory(url));
 }
 
 // Any fixed number: the key of the advisory lock that serialises migrations across instances.
@@ -77,7 +107,15 @@ async function migratePostgres(url: string): Promise<string[]> {
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    return await applyMigrations('postgresql', new PrismaPg({ connectionString: url, max: 2 }));
+    const applied = await client
+      .query<{ migration_name: string }>(
+        'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      )
+      .then((r) => r.rows.map((row) => row.migration_name))
+      .catch(() => [] as string[]); // no table yet: a new database
+    if (!(await hasPendingMigrations('postgresql', applied))) return [];
+    // allowExitOnIdle: the engine's pool must not keep a short-lived process (npm run migrate) alive.
+    return await applyMigrations('postgresql', new PrismaPg({ connectionString: url, max: 2, allowExitOnIdle: true }));
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     await client.end();
@@ -93,8 +131,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   const provider = providerOf(url);
   let appliedMigrations: string[] = [];
   if (options.migrate !== false) {
-    appliedMigrations =
-      provider === 'sqlite' ? await applyMigrations(provider, sqliteFactory(url)) : await migratePostgres(url);
+    appliedMigrations = provider === 'sqlite' ? await migrateSqlite(url) : await migratePostgres(url);
   }
   const statements: Database['statements'] = { count: 0, log: null };
   const log = [{ emit: 'event' as const, level: 'query' as const }];

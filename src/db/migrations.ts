@@ -59,6 +59,13 @@ export async function readMigrations(provider: Provider): Promise<MigrationList>
   };
 }
 
+/** True when some committed migration is not in `applied` (names recorded in _prisma_migrations). */
+export async function hasPendingMigrations(provider: Provider, applied: string[]): Promise<boolean> {
+  const done = new Set(applied);
+  const committed = await readMigrations(provider);
+  return committed.migrationDirectories.some((m) => !done.has(m.path));
+}
+
 const noFilters = { externalTables: [], externalEnums: [] };
 
 /**

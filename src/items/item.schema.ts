@@ -54,7 +54,8 @@ const TYPE_NAMES: Record<string, string> = {
 
 /** The GraphQL type name of a stored item. */
 export function itemTypeName(item: ItemRecord): string {
-  return TYPE_NAMES[item.type] ?? 'OtherItem';
+  // Own keys only: an OtherItem may be called "constructor", an Object.prototype member.
+  return Object.hasOwn(TYPE_NAMES, item.type) ? TYPE_NAMES[item.type]! : 'OtherItem';
 }
 
 /** The item's data as an object, for type-specific fields. */

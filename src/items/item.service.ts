@@ -7,6 +7,7 @@
 import type { ServiceContext } from '../context.js';
 import { isRecordNotFound, isUniqueViolation } from '../db/errors.js';
 import {
+  assertNoNul,
   BadUserInputError,
   ConflictError,
   PayloadTooLargeError,
@@ -139,6 +140,7 @@ export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: stri
   }
   for (const label of ['responseId', 'createdBy'] as const) {
     const value = input[label];
+    assertNoNul(value, `${path}.${label}`);
     if (value != null && value.length > MAX_LABEL_LENGTH) {
       throw new BadUserInputError(`${path}.${label} must be at most ${MAX_LABEL_LENGTH} characters.`, {
         field: `${path}.${label}`,
@@ -146,6 +148,7 @@ export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: stri
     }
   }
   const { type, data, callId } = bodyToData(field, parsed.data as Record<string, unknown>);
+  assertNoNul(callId, `${path}.${field}.callId`);
   const dataJson = JSON.stringify(data);
   const bytes = jsonBytes(dataJson);
   if (bytes > ctx.limits.maxItemBytes) {
@@ -258,6 +261,7 @@ export async function appendItems(ctx: ServiceContext, input: AppendItemsInput):
     throw new BadUserInputError('expectedSeq must be 0 or more.', { field: 'expectedSeq' });
   }
   const key = input.idempotencyKey;
+  assertNoNul(key, 'idempotencyKey');
   if (key != null && (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
     throw new BadUserInputError(
       `idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
@@ -265,7 +269,7 @@ export async function appendItems(ctx: ServiceContext, input: AppendItemsInput):
     );
   }
   const prepared = input.items.map((item, i) => prepareItem(ctx, item, `items[${i}]`));
-  const requestHash = key == null ? '' : jsonHash(prepared);
+  const requestHash = key == null ? '' : requestHashOf(prepared);
 
   for (let attempt = 0; ; attempt++) {
     if (key != null) {
@@ -308,6 +312,16 @@ export async function appendItems(ctx: ServiceContext, input: AppendItemsInput):
       throw error;
     }
   }
+}
+
+/**
+ * The hash an idempotency key is stored with. It covers the parsed data, not its JSON text, so
+ * a retry that sends deep-equal items with object keys in another order is still a replay.
+ */
+function requestHashOf(prepared: PreparedItem[]): string {
+  return jsonHash(
+    prepared.map(({ dataJson, ...rest }) => ({ ...rest, data: JSON.parse(dataJson) as unknown })),
+  );
 }
 
 /** The first result of an append made with this key, or null when the key is new. */
@@ -370,10 +384,18 @@ export interface ItemPageArgs extends ConnectionArgs {
   types?: string[] | null;
 }
 
+/** Seqs are 32-bit (GraphQL Int, PostgreSQL integer); a cursor outside that range is forged. */
+const MAX_SEQ = 2 ** 31 - 1;
+
+function isSeq(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_SEQ;
+}
+
 function parseItemCursor(cursor: string, argument: string, threadId: string): number {
   const parsed = decodeCursor(cursor, argument, (p) => {
+    if (typeof p !== 'object' || p === null || Array.isArray(p)) return null;
     const c = p as { t?: unknown; s?: unknown };
-    return typeof c.t === 'string' && Number.isSafeInteger(c.s) ? { threadId: c.t, seq: c.s as number } : null;
+    return typeof c.t === 'string' && isSeq(c.s) ? { threadId: c.t, seq: c.s } : null;
   });
   if (parsed.threadId !== threadId) {
     throw new BadUserInputError(`${argument}: the cursor belongs to another thread.`, { argument });
@@ -394,17 +416,22 @@ export async function listItems(
   args: ItemPageArgs,
 ): Promise<Connection<ItemRecord>> {
   const request = pageRequest(args, ctx.limits.maxPageSize);
+  for (const type of args.types ?? []) assertNoNul(type, 'types');
   if (args.types && args.types.length === 0) {
     throw new BadUserInputError('types must name at least one item type, or be left out.', {
       argument: 'types',
     });
   }
-  let lower = -1; // exclusive
-  let upper = Number.MAX_SAFE_INTEGER; // exclusive
-  if (args.after) lower = Math.max(lower, parseItemCursor(args.after, 'after', thread.id));
+  // Exclusive bounds; upper null = none. Every bound stays within 32 bits (PostgreSQL integer).
+  // `!= null`: an empty string is a malformed cursor, not a missing one.
+  let lower = -1;
+  if (args.after != null) lower = Math.max(lower, parseItemCursor(args.after, 'after', thread.id));
   if (args.afterSeq != null) lower = Math.max(lower, args.afterSeq);
-  if (args.before) upper = Math.min(upper, parseItemCursor(args.before, 'before', thread.id));
-  if (args.beforeSeq != null) upper = Math.min(upper, args.beforeSeq);
+  const uppers = [
+    ...(args.before != null ? [parseItemCursor(args.before, 'before', thread.id)] : []),
+    ...(args.beforeSeq != null ? [args.beforeSeq] : []),
+  ];
+  const upper = uppers.length > 0 ? Math.min(...uppers) : null;
 
   const base: Prisma.ItemWhereInput = {
     tenantId: ctx.tenantId,
@@ -413,10 +440,10 @@ export async function listItems(
   };
   const forward = request.direction === 'forward';
   const rows =
-    request.limit === 0 || upper <= lower + 1
+    request.limit === 0 || (upper !== null && upper <= lower + 1)
       ? []
       : await ctx.db.prisma.item.findMany({
-          where: { ...base, seq: { gt: lower, lt: upper } },
+          where: { ...base, seq: upper === null ? { gt: lower } : { gt: lower, lt: upper } },
           orderBy: { seq: forward ? 'asc' : 'desc' },
           take: request.limit + 1,
         });
@@ -425,7 +452,7 @@ export async function listItems(
   const otherSide = async (): Promise<boolean> =>
     forward
       ? lower >= 0 && exists({ lte: lower })
-      : upper < Number.MAX_SAFE_INTEGER && exists({ gte: upper });
+      : upper !== null && exists({ gte: upper });
   const totalCount = args.types
     ? async () => ctx.db.prisma.item.count({ where: base })
     : thread.itemCount;
@@ -452,9 +479,11 @@ export async function findItems(
   ctx: ServiceContext,
   keys: readonly { threadId: string; seq: number }[],
 ): Promise<(ItemRecord | null)[]> {
-  if (keys.length === 0) return [];
+  // A seq outside 0..2^31-1 names no item (and would overflow PostgreSQL's integer).
+  const valid = keys.filter((k) => isSeq(k.seq));
+  if (valid.length === 0) return keys.map(() => null);
   const rows = await ctx.db.prisma.item.findMany({
-    where: { OR: keys.map((k) => ({ tenantId: ctx.tenantId, threadId: k.threadId, seq: k.seq })) },
+    where: { OR: valid.map((k) => ({ tenantId: ctx.tenantId, threadId: k.threadId, seq: k.seq })) },
   });
   const byId = new Map(rows.map((row) => [itemId(row.threadId, Number(row.seq)), toItemRecord(row)]));
   return keys.map((k) => byId.get(itemId(k.threadId, k.seq)) ?? null);

@@ -64,8 +64,10 @@ builder.queryField('nodes', (t) =>
     description: 'Objects by id, in the order asked; null for unknown or malformed ids.',
     args: { ids: t.arg.idList({ required: true }) },
     resolve: async (_root, args, ctx) =>
-      (await nodeLoader(ctx).loadMany(args.ids.map(String))).map((n) =>
-        n instanceof Error ? null : (n as { id: string } | null),
-      ),
+      // Unknown ids load as null; an Error is a failed lookup and must not pass for "unknown".
+      (await nodeLoader(ctx).loadMany(args.ids.map(String))).map((n) => {
+        if (n instanceof Error) throw n;
+        return n as { id: string } | null;
+      }),
   }),
 );

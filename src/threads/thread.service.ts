@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
 import { isRecordNotFound, isUniqueViolation } from '../db/errors.js';
 import {
+  assertNoNul,
   BadUserInputError,
   ConflictError,
   PayloadTooLargeError,
@@ -33,10 +34,12 @@ const MAX_NAME_LENGTH = 1024;
 
 /**
  * Case-folds text for case-insensitive matching across all of Unicode: NFKC, then upper then
- * lower case, which maps ß to ss and É to é the same way for stored names and queries.
+ * lower case, which maps ß to ss and É to é the same way for stored names and queries. Final
+ * sigma is folded to σ: toLowerCase picks ς or σ from the surrounding letters, so a needle
+ * ending in Σ ("ΦΙΛΟΣ" -> "φιλος") would otherwise miss the same letters inside a word.
  */
 export function foldCase(text: string): string {
-  return text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+  return text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC').replace(/ς/g, 'σ');
 }
 
 /** @throws BadUserInputError when `id` is not a valid thread id */
@@ -50,6 +53,7 @@ export function assertThreadId(id: string, field = 'id'): void {
 }
 
 function checkAgentId(agentId: string): void {
+  assertNoNul(agentId, 'agentId');
   if (agentId.length === 0 || agentId.length > MAX_AGENT_ID_LENGTH) {
     throw new BadUserInputError(`agentId must be 1 to ${MAX_AGENT_ID_LENGTH} characters.`, {
       field: 'agentId',
@@ -58,6 +62,7 @@ function checkAgentId(agentId: string): void {
 }
 
 function checkName(name: string | null | undefined): void {
+  assertNoNul(name, 'name');
   if (name != null && name.length > MAX_NAME_LENGTH) {
     throw new BadUserInputError(`name must be at most ${MAX_NAME_LENGTH} characters.`, {
       field: 'name',
@@ -285,6 +290,19 @@ export interface ThreadFilter {
   metadata?: unknown;
 }
 
+const THREAD_ORDERS: readonly ThreadOrder[] = [
+  'UPDATED_AT_DESC',
+  'UPDATED_AT_ASC',
+  'CREATED_AT_DESC',
+  'CREATED_AT_ASC',
+];
+/**
+ * Cursor times (ms since the epoch) stay within years 0000-9999: a Date and every database's
+ * timestamp type hold them, so a forged time cannot fail the query as an internal error.
+ */
+const MIN_CURSOR_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const MAX_CURSOR_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
 interface ThreadCursor {
   order: ThreadOrder;
   at: number;
@@ -299,7 +317,11 @@ function threadCursor(order: ThreadOrder, thread: ThreadRow): string {
 function parseThreadCursor(cursor: string, argument: string, order: ThreadOrder): ThreadCursor {
   const parsed = decodeCursor(cursor, argument, (p) => {
     const c = p as { o?: unknown; t?: unknown; i?: unknown };
-    return typeof c.o === 'string' && Number.isSafeInteger(c.t) && typeof c.i === 'string'
+    return THREAD_ORDERS.includes(c.o as ThreadOrder) &&
+      Number.isSafeInteger(c.t) &&
+      (c.t as number) >= MIN_CURSOR_MS &&
+      (c.t as number) <= MAX_CURSOR_MS &&
+      typeof c.i === 'string'
       ? { order: c.o as ThreadOrder, at: c.t as number, id: c.i }
       : null;
   });
@@ -342,14 +364,17 @@ function metadataCondition(ctx: ServiceContext, key: string, value: unknown): Pr
 /** The SQL conditions of a filter (tenant included), shared by the page and the count. */
 function filterConditions(ctx: ServiceContext, filter: ThreadFilter): Prisma.Sql[] {
   const conditions: Prisma.Sql[] = [Prisma.sql`"tenantId" = ${ctx.tenantId}`];
+  assertNoNul(filter.agentId, 'filter.agentId');
+  assertNoNul(filter.nameContains, 'filter.nameContains');
   if (filter.agentId != null) conditions.push(Prisma.sql`"agentId" = ${filter.agentId}`);
   if (!filter.includeArchived) conditions.push(Prisma.sql`"archived" = ${false}`);
   if (filter.nameContains != null && filter.nameContains !== '') {
     const needle = foldCase(filter.nameContains);
+    // replace(): rows folded before final sigma was folded may still hold ς.
     conditions.push(
       ctx.db.provider === 'sqlite'
-        ? Prisma.sql`instr("nameFolded", ${needle}) > 0`
-        : Prisma.sql`strpos("nameFolded", ${needle}) > 0`,
+        ? Prisma.sql`instr(replace("nameFolded", 'ς', 'σ'), ${needle}) > 0`
+        : Prisma.sql`strpos(replace("nameFolded", 'ς', 'σ'), ${needle}) > 0`,
     );
   }
   if (filter.metadata != null) {
@@ -391,8 +416,9 @@ export async function listThreads(
       ? Prisma.sql`(${column} > ${at} OR (${column} = ${at} AND ${idOrder} ${Prisma.raw(forward ? '>' : '<')} ${c.id}))`
       : Prisma.sql`(${column} < ${at} OR (${column} = ${at} AND ${idOrder} ${Prisma.raw(forward ? '>' : '<')} ${c.id}))`;
   };
-  const after = args.after ? parseThreadCursor(args.after, 'after', order) : null;
-  const before = args.before ? parseThreadCursor(args.before, 'before', order) : null;
+  // != null: an empty string is a malformed cursor, not a missing one.
+  const after = args.after != null ? parseThreadCursor(args.after, 'after', order) : null;
+  const before = args.before != null ? parseThreadCursor(args.before, 'before', order) : null;
   const pageConditions = [...conditions];
   if (after) pageConditions.push(beyond(after, true));
   if (before) pageConditions.push(beyond(before, false));
@@ -400,12 +426,10 @@ export async function listThreads(
   const readForward = request.direction === 'forward';
   const sortDir = Prisma.raw(readForward === descending ? 'DESC' : 'ASC');
   const idDir = Prisma.raw(readForward ? 'ASC' : 'DESC');
-  const rows =
-    request.limit === 0 && !readForward
-      ? []
-      : await ctx.db.prisma.$queryRaw<ThreadRow[]>`
-          SELECT * FROM "Thread" WHERE ${Prisma.join(pageConditions, ' AND ')}
-          ORDER BY ${column} ${sortDir}, ${idOrder} ${idDir} LIMIT ${request.limit + 1}`;
+  // limit + 1 also for first/last: 0, whose one extra row answers hasNextPage/hasPreviousPage.
+  const rows = await ctx.db.prisma.$queryRaw<ThreadRow[]>`
+    SELECT * FROM "Thread" WHERE ${Prisma.join(pageConditions, ' AND ')}
+    ORDER BY ${column} ${sortDir}, ${idOrder} ${idDir} LIMIT ${request.limit + 1}`;
   const normalized = rows.map(normalizeThreadRow);
 
   const exists = async (extra: Prisma.Sql): Promise<boolean> => {

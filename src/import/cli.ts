@@ -1,0 +1,109 @@
+/**
+ * `npm run import -- [--agent <agentId>] [--database <url>] <file>...`
+ *
+ * Imports OpenAI Chat Completions transcripts (see openai-chat.ts for the layouts), one thread
+ * per conversation. Every file is read, parsed and checked before anything is written; a bad
+ * file is reported as "<file>: <where>: <why>" on stderr and skipped, the others are
+ * imported. Exit code 0 when everything was imported, 1 when anything failed, 2 for bad usage.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { limitsFromEnv, type ServiceContext } from '../context.js';
+import { openDatabase } from '../db/client.js';
+import { parseEnv } from '../env.js';
+import { createEventBus } from '../pubsub.js';
+import {
+  type PreparedConversation,
+  prepareConversation,
+  writeConversation,
+} from './import.service.js';
+import { parseTranscriptFile, TranscriptFormatError } from './openai-chat.js';
+
+const USAGE = 'usage: npm run import -- [--agent <agentId>] [--database <url>] <file>...';
+const DEFAULT_AGENT_ID = 'openai-chat-import';
+
+/** "<file>: <message>", without repeating the file when the error already names it. */
+function failure(file: string, error: unknown): string {
+  if (error instanceof TranscriptFormatError) return error.message;
+  return `${file}: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        agent: { type: 'string' },
+        database: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals: files } = parsed;
+  if (values.help || files.length === 0) {
+    (values.help ? process.stdout : process.stderr).write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const env = parseEnv();
+  const db = await openDatabase(values.database ?? env.DATABASE_URL);
+  const ctx: ServiceContext = {
+    db,
+    tenantId: env.DEFAULT_TENANT,
+    events: createEventBus(),
+    limits: limitsFromEnv(env),
+  };
+  const options = { agentId: values.agent ?? DEFAULT_AGENT_ID };
+  let failed = 0;
+  try {
+    // Read, parse and check every file first: a bad file is skipped whole, before any write.
+    const ready: { file: string; conversations: PreparedConversation[] }[] = [];
+    for (const file of files) {
+      try {
+        const conversations = parseTranscriptFile(readFileSync(file, 'utf8'), file);
+        const prepared = conversations.map((c) => prepareConversation(ctx, c, options));
+        ready.push({ file, conversations: prepared });
+      } catch (error) {
+        failed += 1;
+        process.stderr.write(`${failure(file, error)}\n`);
+      }
+    }
+    let threads = 0;
+    let items = 0;
+    for (const { file, conversations } of ready) {
+      for (const conversation of conversations) {
+        try {
+          const thread = await writeConversation(ctx, conversation);
+          threads += 1;
+          items += thread.itemCount;
+          process.stdout.write(`${thread.id}  ${thread.name ?? ''}  ${thread.itemCount} items\n`);
+        } catch (error) {
+          failed += 1;
+          process.stderr.write(`${failure(file, error)}\n`);
+        }
+      }
+    }
+    const problems = failed ? `; ${failed} failed (see above)` : '';
+    const from = `from ${ready.length} of ${files.length} files`;
+    process.stdout.write(`imported ${threads} threads with ${items} items ${from}${problems}\n`);
+  } finally {
+    await db.close();
+  }
+  return failed ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // Unexpected (the database could not be opened, ...): the stack helps.
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`${text}\n`);
+    process.exitCode = 1;
+  },
+);
