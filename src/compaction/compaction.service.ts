@@ -4,6 +4,7 @@
  * Thread.compactions, Thread.context).
  */
 import type { ServiceContext } from '../context.js';
+import { transaction } from '../db/transaction.js';
 import {
   assertNoNul,
   BadUserInputError,
@@ -99,7 +100,7 @@ export async function addCompaction(
   }
   const now = new Date();
   const tenantId = ctx.tenantId;
-  const result = await ctx.db.prisma.$transaction(async (tx) => {
+  const result = await transaction(ctx.db, async (tx) => {
     const thread = await reserveSeqs(tx, tenantId, threadId, 1, now);
     const markerSeq = thread.nextSeq - 1;
     const lastSeq = markerSeq - 1; // before this marker
@@ -192,7 +193,7 @@ export async function clearCompactions(
 ): Promise<{ thread: Thread; compactionsDeleted: number }> {
   assertThreadId(threadId, 'threadId');
   const now = new Date();
-  const result = await ctx.db.prisma.$transaction(async (tx) => {
+  const result = await transaction(ctx.db, async (tx) => {
     const exists = await tx.thread.findUnique({
       where: { tenantId_id: { tenantId: ctx.tenantId, id: threadId } },
       select: { id: true },

@@ -4,6 +4,7 @@
  * in one transaction per conversation.
  */
 import type { ServiceContext } from '../context.js';
+import { transaction } from '../db/transaction.js';
 import type { Prisma, Thread } from '../generated/prisma/client.js';
 import {
   insertItems,
@@ -87,7 +88,8 @@ export async function writeConversation(
 ): Promise<Thread> {
   const { tenantId } = ctx;
   const threadId = prepared.thread.id;
-  const { thread, records } = await ctx.db.prisma.$transaction(
+  const { thread, records } = await transaction(
+    ctx.db,
     async (tx) => {
       let thread = await tx.thread.create({ data: prepared.thread });
       const records = [];
@@ -102,7 +104,7 @@ export async function writeConversation(
       }
       return { thread, records };
     },
-    { timeout: TRANSACTION_TIMEOUT_MS },
+    { timeoutMs: TRANSACTION_TIMEOUT_MS },
   );
   ctx.events.publish('thread-events', tenantId, {
     type: 'CREATED',

@@ -5,6 +5,7 @@
  * and ARCHITECTURE.md (seq assignment).
  */
 import type { ServiceContext } from '../context.js';
+import { transaction } from '../db/transaction.js';
 import { isRecordNotFound, isUniqueViolation } from '../db/errors.js';
 import {
   assertNoNul,
@@ -278,7 +279,7 @@ export async function appendItems(ctx: ServiceContext, input: AppendItemsInput):
     }
     const now = new Date();
     try {
-      const result = await ctx.db.prisma.$transaction(async (tx) => {
+      const result = await transaction(ctx.db, async (tx) => {
         const thread = await reserveSeqs(
           tx,
           ctx.tenantId,
@@ -523,7 +524,7 @@ export async function purgeItems(
 ): Promise<{ thread: Thread; itemsDeleted: number }> {
   assertThreadId(input.threadId, 'threadId');
   const now = new Date();
-  const result = await ctx.db.prisma.$transaction(async (tx) => {
+  const result = await transaction(ctx.db, async (tx) => {
     const exists = await tx.thread.findUnique({
       where: { tenantId_id: { tenantId: ctx.tenantId, id: input.threadId } },
       select: { id: true },

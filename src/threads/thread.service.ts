@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
+import { transaction } from '../db/transaction.js';
 import { isRecordNotFound, isUniqueViolation } from '../db/errors.js';
 import {
   assertNoNul,
@@ -255,11 +256,14 @@ export interface DeleteThreadResult {
 export async function deleteThread(ctx: ServiceContext, id: string): Promise<DeleteThreadResult> {
   assertThreadId(id);
   const where = { tenantId: ctx.tenantId, threadId: id };
-  const result = await ctx.db.prisma.$transaction(async (tx) => {
-    const thread = await tx.thread.findUnique({
-      where: { tenantId_id: { tenantId: ctx.tenantId, id } },
-    });
-    if (!thread) throw threadNotFound(id);
+  const result = await transaction(ctx.db, async (tx) => {
+    // Take the thread's row first (as appends do), so an append in flight either commits
+    // before the delete counts its items or finds the thread gone.
+    const thread = await tx.thread
+      .update({ where: { tenantId_id: { tenantId: ctx.tenantId, id } }, data: { updatedAt: new Date() } })
+      .catch((error: unknown) => {
+        throw isRecordNotFound(error) ? threadNotFound(id) : error;
+      });
     const items = await tx.item.deleteMany({ where });
     const compactions = await tx.compaction.deleteMany({ where });
     await tx.idempotencyKey.deleteMany({ where });

@@ -1,0 +1,38 @@
+/**
+ * The one way services open a write transaction: generous waits (appends to one hot thread
+ * queue on its row lock on PostgreSQL, and on the connection's mutex on SQLite), and a retry
+ * when PostgreSQL reports a deadlock or serialization failure (P2034), so neither reaches a
+ * client. Everything the callback writes commits together or not at all.
+ */
+import type { Database } from './client.js';
+import { Prisma } from '../generated/prisma/client.js';
+
+/** How long a transaction may wait to start, and run, in ms. */
+export const TRANSACTION_MAX_WAIT_MS = 15_000;
+export const TRANSACTION_TIMEOUT_MS = 30_000;
+const ATTEMPTS = 3;
+
+/**
+ * Runs `work` in one interactive transaction, retried up to three times on a write conflict
+ * or deadlock. `work` must not publish events or have other side effects: it may run again.
+ * @param options.timeoutMs overrides the run time limit (imports of long conversations)
+ * @throws whatever `work` throws (the transaction is rolled back)
+ */
+export async function transaction<T>(
+  db: Database,
+  work: (tx: Prisma.TransactionClient) => Promise<T>,
+  options: { timeoutMs?: number } = {},
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.prisma.$transaction(work, {
+        maxWait: TRANSACTION_MAX_WAIT_MS,
+        timeout: options.timeoutMs ?? TRANSACTION_TIMEOUT_MS,
+      });
+    } catch (error) {
+      const retriable = error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2034';
+      if (!retriable || attempt >= ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
+    }
+  }
+}
