@@ -1,0 +1,61 @@
+/**
+ * SQL statements per operation (benchmark scenario S4, asserted here too): exact counts that
+ * do not grow with the page size or the number of followers.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './testkit/app.js';
+import { append, createThread, message } from './testkit/seed.js';
+import { follow, wsClient } from './testkit/ws.js';
+
+let t: TestApp;
+let port: number;
+let threadIds: string[] = [];
+beforeAll(async () => {
+  t = await buildTestApp({ HOST: '127.0.0.1' });
+  port = await t.app.start(0);
+  for (let n = 0; n < 100; n++) {
+    const id = await createThread(t, { agentId: 'statements' });
+    await append(t, id, [message(`a${n}`), { toolCall: { callId: `c${n}`, name: 'f', arguments: {} } }]);
+    threadIds.push(id);
+  }
+});
+afterAll(() => t.close());
+
+const LIST = `query($first: Int) { threads(first: $first, filter: { agentId: "statements" }) {
+  edges { node { id name lastItem { __typename ... on ConversationItem { seq } } itemCount } } } }`;
+
+it('threads(first: 100) with lastItem and itemCount costs what first: 10 costs, at most 3', async () => {
+  const ten = await t.countStatements(() => t.execute(LIST, { first: 10 }));
+  const hundred = await t.countStatements(() => t.execute(LIST, { first: 100 }));
+  expect(hundred.count, hundred.log.join('\n')).toBe(ten.count);
+  expect(hundred.count).toBeLessThanOrEqual(3);
+});
+
+it('a 50-item history page costs at most 2; an append at most 2, in one transaction', async () => {
+  const id = threadIds[0]!;
+  await append(t, id, Array.from({ length: 60 }, (_, i) => message(`h${i}`)));
+  const page = await t.countStatements(() =>
+    t.execute(`query($id: ID!) { thread(id: $id) { items(first: 50, afterSeq: 3) { edges { node { __typename } } pageInfo { hasNextPage endCursor } } } }`, { id }),
+  );
+  expect(page.count, page.log.join('\n')).toBeLessThanOrEqual(2);
+  const write = await t.countStatements(() => append(t, id, [message('one more')]));
+  expect(write.count, write.log.join('\n')).toBeLessThanOrEqual(2);
+});
+
+it('followers cost no SQL statement per live event', async () => {
+  const id = threadIds[1]!;
+  const client = wsClient(port);
+  const counts = Array.from({ length: 20 }, () => 0);
+  const follows = counts.map((_, i) => follow(client, id, null, () => (counts[i]! += 1)));
+  await new Promise((r) => setTimeout(r, 300)); // every follower subscribed
+  const { count, log } = await t.countStatements(async () => {
+    for (let n = 0; n < 5; n++) await append(t, id, [message(`live ${n}`)]);
+    const deadline = Date.now() + 10_000;
+    while (counts.some((c) => c < 5) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  });
+  expect(counts).toEqual(counts.map(() => 5));
+  // Only the 5 appends' own statements (2 each), nothing per follower.
+  expect(count, log.join('\n')).toBe(10);
+  for (const f of follows) f.cancel();
+  await client.dispose();
+});
