@@ -14,7 +14,7 @@ import {
   PayloadTooLargeError,
   threadNotFound,
 } from '../errors.js';
-import type { Item, Prisma, Thread } from '../generated/prisma/client.js';
+import { type Item, Prisma, type Thread } from '../generated/prisma/client.js';
 import { jsonBytes, jsonHash } from '../json.js';
 import {
   type Connection,
@@ -492,7 +492,7 @@ export async function findItems(
 
 /**
  * The newest stored item of each thread, in one statement for the common case (the item at
- * nextSeq - 1); threads whose newest items were purged take one more statement each.
+ * nextSeq - 1); threads whose newest items were purged take one more statement, together.
  */
 export async function lastItems(ctx: ServiceContext, threads: readonly Thread[]): Promise<(ItemRecord | null)[]> {
   const candidates = threads.filter((t) => t.itemCount > 0);
@@ -502,13 +502,18 @@ export async function lastItems(ctx: ServiceContext, threads: readonly Thread[])
   );
   const byThread = new Map<string, ItemRecord | null>();
   candidates.forEach((t, i) => byThread.set(t.id, found[i] ?? null));
-  for (const t of candidates) {
-    if (byThread.get(t.id) !== null) continue;
-    const row = await ctx.db.prisma.item.findFirst({
-      where: { tenantId: ctx.tenantId, threadId: t.id },
-      orderBy: { seq: 'desc' },
-    });
-    byThread.set(t.id, row ? toItemRecord(row) : null);
+  // Threads whose newest item was purged (imported items can be older than later seqs): one
+  // more statement for all of them, the max seq per thread through the primary key.
+  const purged = candidates.filter((t) => byThread.get(t.id) === null).map((t) => t.id);
+  if (purged.length > 0) {
+    const rows = await ctx.db.prisma.$queryRaw<Item[]>`
+      SELECT i.* FROM "Item" i
+      JOIN (SELECT "threadId", MAX("seq") AS "maxSeq" FROM "Item"
+            WHERE "tenantId" = ${ctx.tenantId} AND "threadId" IN (${Prisma.join(purged)})
+            GROUP BY "threadId") m
+        ON i."threadId" = m."threadId" AND i."seq" = m."maxSeq"
+      WHERE i."tenantId" = ${ctx.tenantId}`;
+    for (const row of rows) byThread.set(row.threadId, toItemRecord(row));
   }
   return threads.map((t) => byThread.get(t.id) ?? null);
 }
