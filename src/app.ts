@@ -4,10 +4,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ExecutionArgs } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { GraphQLError } from 'graphql';
+import { type ExecutionArgs, GraphQLError, type parse } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import pino, { type Logger } from 'pino';
 import { WebSocketServer } from 'ws';
@@ -15,6 +15,7 @@ import { limitsFromEnv, type ServiceContext } from './context.js';
 import { type Database, openDatabase } from './db/client.js';
 import type { Env } from './env.js';
 import { type BusEventTarget, createEventBus, type EventBus } from './pubsub.js';
+import { pruneIdempotencyKeys } from './items/item.service.js';
 import { connectRedisEventTarget } from './redis.js';
 import { createMaskError } from './schema/errors.js';
 import { schema } from './schema/index.js';
@@ -29,6 +30,16 @@ export interface App {
   start(port?: number): Promise<number>;
   /** Stops accepting, closes the HTTP server and the database. */
   stop(): Promise<void>;
+}
+
+type ParseHookArgs = {
+  parseFn: typeof parse;
+  setParseFn: (fn: typeof parse) => void;
+};
+
+/** graphql-armor's rejections carry no code; they are documents that do not validate. */
+function withValidationCode(_ctx: unknown, error: GraphQLError): void {
+  (error.extensions as Record<string, unknown>).code ??= 'GRAPHQL_VALIDATION_FAILED';
 }
 
 export interface BuildOptions {
@@ -75,6 +86,34 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
           : logger.error(args.map(String).join(' ')),
     },
     maskedErrors: { maskError: createMaskError(logger) },
+    // Depth, alias, token and cost limits, checked before execution (a 5,000-deep query
+    // would otherwise overflow the parser's stack).
+    plugins: [
+      EnvelopArmorPlugin({
+        maxDepth: { n: env.MAX_QUERY_DEPTH, ignoreIntrospection: true, onReject: [withValidationCode] },
+        maxAliases: { n: env.MAX_QUERY_ALIASES, onReject: [withValidationCode] },
+        maxTokens: { n: env.MAX_QUERY_TOKENS, onReject: [withValidationCode] },
+        costLimit: { maxCost: env.MAX_QUERY_COST, ignoreIntrospection: true, onReject: [withValidationCode] },
+        maxDirectives: { n: 50, onReject: [withValidationCode] },
+        blockFieldSuggestion: { enabled: false },
+      }),
+      {
+        // A document nested thousands of levels deep overflows the parser's stack before the
+        // token limit stops it: that is the client's syntax problem, not a server error.
+        onParse({ parseFn, setParseFn }: ParseHookArgs) {
+          setParseFn((source: Parameters<typeof parse>[0], options?: Parameters<typeof parse>[1]) => {
+            try {
+              return parseFn(source, options);
+            } catch (error) {
+              if (!(error instanceof RangeError)) throw error;
+              throw new GraphQLError('Syntax Error: the document is nested too deeply.', {
+                extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+              });
+            }
+          });
+        },
+      },
+    ],
     // A fresh context per request: dataloaders cache per context object.
     context: (): ServiceContext => ({ db, tenantId: env.DEFAULT_TENANT, events, limits }),
   });
@@ -91,23 +130,58 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
         .end(JSON.stringify({ status: ok ? 'ok' : 'unavailable' }));
       return;
     }
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+      // A body without a declared length: read it here, within the limit, then hand it on.
+      await handleChunked(req, res);
+      return;
+    }
     const length = Number(req.headers['content-length'] ?? 0);
     if (length > env.MAX_BODY_BYTES) {
-      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(
-        JSON.stringify({
-          errors: [
-            {
-              message: `The request body is ${length} bytes; the limit is ${env.MAX_BODY_BYTES}.`,
-              extensions: { code: 'PAYLOAD_TOO_LARGE' },
-            },
-          ],
-        }),
-      );
+      tooLarge(res, length);
       req.resume();
       return;
     }
     await yoga.requestListener(req, res);
   };
+  const tooLarge = (res: ServerResponse, size: number) =>
+    res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(
+      JSON.stringify({
+        errors: [
+          {
+            message: `The request body is over ${size} bytes; the limit is ${env.MAX_BODY_BYTES}.`,
+            extensions: { code: 'PAYLOAD_TOO_LARGE' },
+          },
+        ],
+      }),
+    );
+  async function handleChunked(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > env.MAX_BODY_BYTES) {
+        tooLarge(res, size);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined && name !== 'transfer-encoding') headers.set(name, String(value));
+    }
+    const response = await yoga.fetch(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+      method: req.method,
+      headers,
+      body: Buffer.concat(chunks),
+    });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (response.body) {
+      for await (const part of response.body as unknown as AsyncIterable<Uint8Array>) res.write(part);
+    }
+    res.end();
+  }
+
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       logger.error({ err: error }, 'request failed');
@@ -131,10 +205,26 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
           socket: ctx.extra.socket,
           params,
         });
+        let document: ReturnType<typeof parse>;
+        try {
+          document = parse(params.query);
+        } catch (error) {
+          // A syntax error fails this operation only, not the socket and its other subscriptions.
+          if (error instanceof GraphQLError) {
+            return [
+              new GraphQLError(error.message, {
+                source: error.source,
+                positions: error.positions,
+                extensions: { ...error.extensions, code: 'GRAPHQL_PARSE_FAILED' },
+              }),
+            ];
+          }
+          throw error;
+        }
         const args = {
           schema: enveloped,
           operationName: params.operationName,
-          document: parse(params.query),
+          document,
           variableValues: params.variables,
           contextValue: await contextFactory(),
           rootValue: { execute, subscribe },
@@ -149,6 +239,14 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     12_000, // keep-alive ping interval, ms
   );
 
+  // Idempotency keys are kept IDEMPOTENCY_KEY_TTL_HOURS (at least 24), then pruned hourly.
+  const prune = () =>
+    pruneIdempotencyKeys(db, env.IDEMPOTENCY_KEY_TTL_HOURS).catch((error: unknown) =>
+      logger.warn({ err: error }, 'pruning idempotency keys failed'),
+    );
+  const pruneTimer = setInterval(prune, 3_600_000);
+  pruneTimer.unref();
+
   return {
     yoga,
     server,
@@ -162,6 +260,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
       }),
     stop: async () => {
       stopping = true;
+      clearInterval(pruneTimer);
       await wsCleanup.dispose();
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
       if (server.listening) {

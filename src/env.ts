@@ -26,6 +26,13 @@ const envSchema = z.object({
   MAX_APPEND_ITEMS: z.coerce.number().int().positive().default(500),
   /** Live events a follower may have waiting before its subscription ends (RATE_LIMITED). */
   FOLLOWER_BUFFER_EVENTS: z.coerce.number().int().positive().default(10_000),
+  /** Query limits (graphql-armor): nesting depth, aliases, tokens, and estimated cost. */
+  MAX_QUERY_DEPTH: z.coerce.number().int().positive().default(16),
+  MAX_QUERY_ALIASES: z.coerce.number().int().positive().default(30),
+  MAX_QUERY_TOKENS: z.coerce.number().int().positive().default(5000),
+  MAX_QUERY_COST: z.coerce.number().int().positive().default(1_000_000),
+  /** Hours an idempotency key is kept (at least 24, as the contract promises). */
+  IDEMPOTENCY_KEY_TTL_HOURS: z.coerce.number().int().min(24).default(24),
   /** Largest page of a connection. */
   MAX_PAGE_SIZE: z.coerce.number().int().positive().default(500),
 });

@@ -53,3 +53,27 @@ export function filterableJson(value: unknown): string {
   };
   return canonicalJson(map(value));
 }
+
+/** Deepest nesting of arrays and objects we store (deeper values overflow JSON.stringify's stack). */
+export const MAX_JSON_DEPTH = 100;
+
+/** Nesting depth of a JSON value (0 for a scalar), computed without recursion. */
+export function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    const level = depth + 1;
+    if (level > deepest) deepest = level;
+    if (level > MAX_JSON_DEPTH) return level; // deep enough to refuse; stop walking
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, level]);
+  }
+  return deepest;
+}
+
+/** Dates we store: years 0001 to 9999, as ISO-8601 and both databases represent them alike. */
+export function isStorableDate(date: Date): boolean {
+  const year = date.getUTCFullYear();
+  return !Number.isNaN(date.getTime()) && year >= 1 && year <= 9999;
+}

@@ -5,6 +5,7 @@
  */
 import type { ServiceContext } from '../context.js';
 import { transaction } from '../db/transaction.js';
+import { readInChunks } from '../db/chunks.js';
 import {
   assertNoNul,
   BadUserInputError,
@@ -12,7 +13,7 @@ import {
   PayloadTooLargeError,
   threadNotFound,
 } from '../errors.js';
-import type { Compaction, Thread } from '../generated/prisma/client.js';
+import type { Compaction, Item, Thread } from '../generated/prisma/client.js';
 import {
   type ItemRecord,
   insertItems,
@@ -239,10 +240,11 @@ export async function findCompactions(
   ctx: ServiceContext,
   keys: readonly { threadId: string; markerSeq: number }[],
 ): Promise<(CompactionRecord | null)[]> {
-  if (keys.length === 0) return [];
-  const rows = await ctx.db.prisma.compaction.findMany({
-    where: { OR: keys.map((k) => ({ tenantId: ctx.tenantId, threadId: k.threadId, markerSeq: k.markerSeq })) },
-  });
+  const rows = await readInChunks(keys, 3, (chunk) =>
+    ctx.db.prisma.compaction.findMany({
+      where: { OR: chunk.map((k) => ({ tenantId: ctx.tenantId, threadId: k.threadId, markerSeq: k.markerSeq })) },
+    }),
+  );
   const byId = new Map(rows.map((row) => [compactionId(row.threadId, Number(row.markerSeq)), toRecord(row)]));
   return keys.map((k) => byId.get(compactionId(k.threadId, k.markerSeq)) ?? null);
 }
@@ -261,15 +263,15 @@ export async function threadContext(ctx: ServiceContext, thread: Thread): Promis
       orderBy: { startSeq: 'asc' },
     })
   ).map(toRecord);
-  const rows = await ctx.db.prisma.item.findMany({
-    where: {
-      tenantId: ctx.tenantId,
-      threadId: thread.id,
-      type: { not: 'compaction' },
-      NOT: records.map((r) => ({ seq: { gte: r.startSeq, lte: r.endSeq } })),
-    },
-    orderBy: { seq: 'asc' },
-  });
+  // Covered items are left out in SQL, with a fixed number of parameters however many
+  // records the thread has.
+  const rows = await ctx.db.prisma.$queryRaw<Item[]>`
+    SELECT i.* FROM "Item" i
+    WHERE i."tenantId" = ${ctx.tenantId} AND i."threadId" = ${thread.id} AND i."type" <> 'compaction'
+      AND NOT EXISTS (SELECT 1 FROM "Compaction" c
+        WHERE c."tenantId" = i."tenantId" AND c."threadId" = i."threadId"
+          AND i."seq" BETWEEN c."startSeq" AND c."endSeq")
+    ORDER BY i."seq"`;
   return assembleContext(records, rows.map(toItemRecord));
 }
 

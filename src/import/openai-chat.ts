@@ -12,6 +12,7 @@
 import { basename } from 'node:path';
 import { pairToolCalls, type ToolItemRef } from '../compaction/context.js';
 import type { NewItemInput } from '../items/item.service.js';
+import { parseToolArguments } from '../items/item-types.js';
 import { isJsonObject, type JsonValue } from '../json.js';
 
 /** A malformed transcript file: names the file and where in it the problem is. */
@@ -412,15 +413,6 @@ function toolCallBody(
     throw fail('the tool call has no function.name');
   }
   if (fn.arguments == null) throw fail('the tool call has no function.arguments');
-  return { callId: call.id, name: fn.name, arguments: parseArguments(fn.arguments) };
+  return { callId: call.id, name: fn.name, arguments: parseToolArguments(fn.arguments) as JsonValue };
 }
 
-/** Models sometimes emit arguments that are not JSON; the contract keeps those as the string. */
-function parseArguments(value: JsonValue): JsonValue {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as JsonValue;
-  } catch {
-    return value;
-  }
-}

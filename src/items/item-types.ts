@@ -88,6 +88,19 @@ export const TYPE_OF_BODY: Record<Exclude<BodyField, 'other'>, KnownItemType> = 
   terminal: 'terminal',
 };
 
+/**
+ * Tool call arguments as the contract stores them: parsed when given as a JSON string (as
+ * model APIs send them), the original string when it is not valid JSON, anything else as is.
+ */
+export function parseToolArguments(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
 /** Drops null and undefined members: "null fields may be left out" of data. */
 function compact(record: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -117,9 +130,12 @@ export function bodyToData(
       callId: body.callId as string,
     };
   }
-  return {
-    type,
-    data: compact(body),
-    callId: field === 'toolCall' ? (body.callId as string) : null,
-  };
+  if (field === 'toolCall') {
+    return {
+      type,
+      data: compact({ ...body, arguments: parseToolArguments(body.arguments) }),
+      callId: body.callId as string,
+    };
+  }
+  return { type, data: compact(body), callId: null };
 }

@@ -6,6 +6,7 @@
  */
 import type { ServiceContext } from '../context.js';
 import { transaction } from '../db/transaction.js';
+import { readInChunks } from '../db/chunks.js';
 import { isRecordNotFound, isUniqueViolation } from '../db/errors.js';
 import {
   assertNoNul,
@@ -15,7 +16,7 @@ import {
   threadNotFound,
 } from '../errors.js';
 import { type Item, Prisma, type Thread } from '../generated/prisma/client.js';
-import { jsonBytes, jsonHash } from '../json.js';
+import { isStorableDate, jsonBytes, jsonDepth, jsonHash, MAX_JSON_DEPTH } from '../json.js';
 import {
   type Connection,
   type ConnectionArgs,
@@ -25,7 +26,7 @@ import {
   toConnection,
 } from '../pagination.js';
 import { type ItemEventData, threadKey } from '../pubsub.js';
-import { assertThreadId } from '../threads/thread.service.js';
+import { assertThreadId, THREAD_ID_PATTERN } from '../threads/thread.service.js';
 import { BODY_FIELDS, type BodyField, bodySchemas, bodyToData, type ItemStatus } from './item-types.js';
 
 /** A stored item with its payload parsed. `id` is "<threadId>:<seq>". */
@@ -117,6 +118,7 @@ export interface PreparedItem {
 }
 
 const MAX_LABEL_LENGTH = 256;
+const MAX_TYPES_FILTER = 100;
 
 /**
  * Checks one NewItem and serialises its data.
@@ -150,6 +152,16 @@ export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: stri
   }
   const { type, data, callId } = bodyToData(field, parsed.data as Record<string, unknown>);
   assertNoNul(callId, `${path}.${field}.callId`);
+  if (input.createdAt != null && !isStorableDate(input.createdAt)) {
+    throw new BadUserInputError(`${path}.createdAt must be between years 0001 and 9999.`, {
+      field: `${path}.createdAt`,
+    });
+  }
+  if (jsonDepth(data) > MAX_JSON_DEPTH) {
+    throw new BadUserInputError(`${path}: its data is nested more than ${MAX_JSON_DEPTH} levels deep.`, {
+      field: path,
+    });
+  }
   const dataJson = JSON.stringify(data);
   const bytes = jsonBytes(dataJson);
   if (bytes > ctx.limits.maxItemBytes) {
@@ -418,6 +430,9 @@ export async function listItems(
 ): Promise<Connection<ItemRecord>> {
   const request = pageRequest(args, ctx.limits.maxPageSize);
   for (const type of args.types ?? []) assertNoNul(type, 'types');
+  if (args.types && args.types.length > MAX_TYPES_FILTER) {
+    throw new BadUserInputError(`types may name at most ${MAX_TYPES_FILTER} item types.`, { argument: 'types' });
+  }
   if (args.types && args.types.length === 0) {
     throw new BadUserInputError('types must name at least one item type, or be left out.', {
       argument: 'types',
@@ -469,6 +484,7 @@ export async function listItems(
 
 /** One item by thread and seq, or null. */
 export async function findItem(ctx: ServiceContext, threadId: string, seq: number): Promise<ItemRecord | null> {
+  if (!THREAD_ID_PATTERN.test(threadId) || !isSeq(seq)) return null;
   const row = await ctx.db.prisma.item.findUnique({
     where: { tenantId_threadId_seq: { tenantId: ctx.tenantId, threadId, seq } },
   });
@@ -483,9 +499,11 @@ export async function findItems(
   // A seq outside 0..2^31-1 names no item (and would overflow PostgreSQL's integer).
   const valid = keys.filter((k) => isSeq(k.seq));
   if (valid.length === 0) return keys.map(() => null);
-  const rows = await ctx.db.prisma.item.findMany({
-    where: { OR: valid.map((k) => ({ tenantId: ctx.tenantId, threadId: k.threadId, seq: k.seq })) },
-  });
+  const rows = await readInChunks(valid, 3, (chunk) =>
+    ctx.db.prisma.item.findMany({
+      where: { OR: chunk.map((k) => ({ tenantId: ctx.tenantId, threadId: k.threadId, seq: k.seq })) },
+    }),
+  );
   const byId = new Map(rows.map((row) => [itemId(row.threadId, Number(row.seq)), toItemRecord(row)]));
   return keys.map((k) => byId.get(itemId(k.threadId, k.seq)) ?? null);
 }
@@ -505,16 +523,18 @@ export async function lastItems(ctx: ServiceContext, threads: readonly Thread[])
   // Threads whose newest item was purged (imported items can be older than later seqs): one
   // more statement for all of them, the max seq per thread through the primary key.
   const purged = candidates.filter((t) => byThread.get(t.id) === null).map((t) => t.id);
-  if (purged.length > 0) {
-    const rows = await ctx.db.prisma.$queryRaw<Item[]>`
+  const rows = await readInChunks(
+    purged,
+    1,
+    (chunk) => ctx.db.prisma.$queryRaw<Item[]>`
       SELECT i.* FROM "Item" i
       JOIN (SELECT "threadId", MAX("seq") AS "maxSeq" FROM "Item"
-            WHERE "tenantId" = ${ctx.tenantId} AND "threadId" IN (${Prisma.join(purged)})
+            WHERE "tenantId" = ${ctx.tenantId} AND "threadId" IN (${Prisma.join(chunk)})
             GROUP BY "threadId") m
         ON i."threadId" = m."threadId" AND i."seq" = m."maxSeq"
-      WHERE i."tenantId" = ${ctx.tenantId}`;
-    for (const row of rows) byThread.set(row.threadId, toItemRecord(row));
-  }
+      WHERE i."tenantId" = ${ctx.tenantId}`,
+  );
+  for (const row of rows) byThread.set(row.threadId, toItemRecord(row));
   return threads.map((t) => byThread.get(t.id) ?? null);
 }
 
@@ -528,6 +548,9 @@ export async function purgeItems(
   input: { threadId: string; before: Date },
 ): Promise<{ thread: Thread; itemsDeleted: number }> {
   assertThreadId(input.threadId, 'threadId');
+  if (!isStorableDate(input.before)) {
+    throw new BadUserInputError('before must be between years 0001 and 9999.', { field: 'before' });
+  }
   const now = new Date();
   const result = await transaction(ctx.db, async (tx) => {
     const exists = await tx.thread.findUnique({
@@ -552,4 +575,16 @@ export async function purgeItems(
     at: now.toISOString(),
   });
   return result;
+}
+
+/**
+ * Deletes idempotency keys older than `ttlHours` across all tenants (the contract keeps them
+ * at least 24 hours). Run periodically by the app.
+ * @returns how many keys were deleted
+ */
+export async function pruneIdempotencyKeys(db: ServiceContext['db'], ttlHours: number): Promise<number> {
+  const { count } = await db.prisma.idempotencyKey.deleteMany({
+    where: { createdAt: { lt: new Date(Date.now() - ttlHours * 3_600_000) } },
+  });
+  return count;
 }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
 import { transaction } from '../db/transaction.js';
+import { readInChunks } from '../db/chunks.js';
 import { isRecordNotFound, isUniqueViolation } from '../db/errors.js';
 import {
   assertNoNul,
@@ -15,7 +16,7 @@ import {
   threadNotFound,
 } from '../errors.js';
 import { Prisma, type Thread } from '../generated/prisma/client.js';
-import { filterableJson, isJsonObject, jsonBytes } from '../json.js';
+import { filterableJson, isJsonObject, jsonBytes, jsonDepth, MAX_JSON_DEPTH } from '../json.js';
 import {
   type Connection,
   type ConnectionArgs,
@@ -34,14 +35,17 @@ const MAX_AGENT_ID_LENGTH = 256;
 const MAX_NAME_LENGTH = 1024;
 
 /**
- * Case-folds text for case-insensitive matching across all of Unicode: NFKC, then upper then
+ * Case-folds text for case-insensitive matching across all of Unicode: NFC, then upper then
  * lower case, which maps ß to ss and É to é the same way for stored names and queries. Final
  * sigma is folded to σ: toLowerCase picks ς or σ from the surrounding letters, so a needle
  * ending in Σ ("ΦΙΛΟΣ" -> "φιλος") would otherwise miss the same letters inside a word.
  */
 export function foldCase(text: string): string {
-  return text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC').replace(/ς/g, 'σ');
+  // NFC, not NFKC: compatibility forms (𝔸, ｆｕｌｌ-width) are other letters, not other cases.
+  return text.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC').replace(/ς/g, 'σ');
 }
+
+const MAX_METADATA_FILTER_KEYS = 50;
 
 /** @throws BadUserInputError when `id` is not a valid thread id */
 export function assertThreadId(id: string, field = 'id'): void {
@@ -75,6 +79,11 @@ function checkName(name: string | null | undefined): void {
 function metadataText(ctx: ServiceContext, metadata: unknown): string {
   if (!isJsonObject(metadata)) {
     throw new BadUserInputError('metadata must be a JSON object, such as {} or {"key": "value"}.', {
+      field: 'metadata',
+    });
+  }
+  if (jsonDepth(metadata) > MAX_JSON_DEPTH) {
+    throw new BadUserInputError(`metadata is nested more than ${MAX_JSON_DEPTH} levels deep.`, {
       field: 'metadata',
     });
   }
@@ -186,9 +195,9 @@ export async function getThread(ctx: ServiceContext, id: string): Promise<Thread
 /** Threads by id in one statement, in the order asked; null for unknown ids. */
 export async function findThreads(ctx: ServiceContext, ids: readonly string[]): Promise<(ThreadRow | null)[]> {
   const valid = ids.filter((id) => THREAD_ID_PATTERN.test(id));
-  const rows = valid.length
-    ? await ctx.db.prisma.thread.findMany({ where: { tenantId: ctx.tenantId, id: { in: valid } } })
-    : [];
+  const rows = await readInChunks(valid, 1, (chunk) =>
+    ctx.db.prisma.thread.findMany({ where: { tenantId: ctx.tenantId, id: { in: chunk } } }),
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id) ?? null);
 }
@@ -325,7 +334,8 @@ function parseThreadCursor(cursor: string, argument: string, order: ThreadOrder)
       Number.isSafeInteger(c.t) &&
       (c.t as number) >= MIN_CURSOR_MS &&
       (c.t as number) <= MAX_CURSOR_MS &&
-      typeof c.i === 'string'
+      typeof c.i === 'string' &&
+      THREAD_ID_PATTERN.test(c.i)
       ? { order: c.o as ThreadOrder, at: c.t as number, id: c.i }
       : null;
   });
@@ -389,7 +399,14 @@ function filterConditions(ctx: ServiceContext, filter: ThreadFilter): Prisma.Sql
     }
     // Compared as canonical JSON text (keys sorted at every depth), so nested values are
     // compared whole and key order does not matter.
-    for (const [key, value] of Object.entries(filter.metadata)) {
+    const entries = Object.entries(filter.metadata);
+    if (entries.length > MAX_METADATA_FILTER_KEYS) {
+      throw new BadUserInputError(
+        `filter.metadata may hold at most ${MAX_METADATA_FILTER_KEYS} keys; got ${entries.length}.`,
+        { field: 'filter.metadata' },
+      );
+    }
+    for (const [key, value] of entries) {
       conditions.push(metadataCondition(ctx, key, value));
     }
   }
