@@ -1013,8 +1013,13 @@ describe('item log', () => {
     });
 
     it('first: 0 and last: 0 give empty pages; 500 is allowed', async () => {
-      expect((await page(t, ten, { first: 0 })).edges).toEqual([]);
-      expect((await page(t, ten, { last: 0 })).edges).toEqual([]);
+      const none = await page(t, ten, { first: 0 });
+      expect(none.edges).toEqual([]);
+      // Like the thread list: the flag in the read direction says whether items exist.
+      expect(none.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+      const noneBack = await page(t, ten, { last: 0 });
+      expect(noneBack.edges).toEqual([]);
+      expect(noneBack.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: false });
       expect(seqsOf(await page(t, long, { first: 500 }))).toHaveLength(120);
       expect(seqsOf(await page(t, long, { last: 500 }))).toHaveLength(120);
     });

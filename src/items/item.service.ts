@@ -456,7 +456,9 @@ export async function listItems(
   };
   const forward = request.direction === 'forward';
   const rows =
-    request.limit === 0 || (upper !== null && upper <= lower + 1)
+    // first/last 0 still reads one row, so hasNextPage/hasPreviousPage say whether items exist
+    // (as the thread list does).
+    upper !== null && upper <= lower + 1
       ? []
       : await ctx.db.prisma.item.findMany({
           where: { ...base, seq: upper === null ? { gt: lower } : { gt: lower, lt: upper } },
