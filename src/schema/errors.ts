@@ -8,44 +8,41 @@ import { maskError as yogaMaskError } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ThreadstoreError } from '../errors.js';
 
+/** A copy of `like` (location and path kept) with `message` and extensions plus `code`. */
+function withCode(
+  like: GraphQLError | null,
+  message: string,
+  code: string,
+  extensions: Record<string, unknown> = {},
+): GraphQLError {
+  return new GraphQLError(message, {
+    nodes: like?.nodes,
+    source: like?.source,
+    positions: like?.positions,
+    path: like?.path,
+    extensions: { ...extensions, code },
+  });
+}
+
 /** Builds yoga's maskError for a logger. */
 export function createMaskError(logger: Logger) {
   return (error: unknown, message: string, isDev?: boolean): Error => {
     const graphQLError = error instanceof GraphQLError ? error : null;
     const original = graphQLError?.originalError ?? error;
     if (original instanceof ThreadstoreError) {
-      return new GraphQLError(original.message, {
-        nodes: graphQLError?.nodes,
-        source: graphQLError?.source,
-        positions: graphQLError?.positions,
-        path: graphQLError?.path,
-        extensions: { ...original.details, code: original.code },
-      });
+      return withCode(graphQLError, original.message, original.code, original.details);
     }
     if (graphQLError && (!graphQLError.originalError || graphQLError.originalError instanceof GraphQLError)) {
       // Parse, validation and coercion errors: the client's own mistake, shown as is.
       if (!graphQLError.extensions.code && /^(Variable "\$|Argument ")/.test(graphQLError.message)) {
-        return new GraphQLError(graphQLError.message, {
-          nodes: graphQLError.nodes,
-          source: graphQLError.source,
-          positions: graphQLError.positions,
-          path: graphQLError.path,
-          extensions: { ...graphQLError.extensions, code: 'BAD_USER_INPUT' },
-        });
+        return withCode(graphQLError, graphQLError.message, 'BAD_USER_INPUT', graphQLError.extensions);
       }
       return graphQLError;
     }
     logger.error({ err: original, path: graphQLError?.path }, 'unexpected error');
     const masked = yogaMaskError(error, message, isDev);
-    if (masked instanceof GraphQLError) {
-      return new GraphQLError(masked.message, {
-        nodes: masked.nodes,
-        source: masked.source,
-        positions: masked.positions,
-        path: masked.path,
-        extensions: { ...masked.extensions, code: 'INTERNAL_SERVER_ERROR' },
-      });
-    }
-    return masked;
+    return masked instanceof GraphQLError
+      ? withCode(masked, masked.message, 'INTERNAL_SERVER_ERROR', masked.extensions)
+      : masked;
   };
 }
