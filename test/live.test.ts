@@ -172,6 +172,48 @@ describe('threadItems over graphql-ws', () => {
   });
 });
 
+describe('threadEvents', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await buildTestApp({ HOST: '127.0.0.1' });
+    port = await t.app.start(0);
+  });
+  afterAll(() => t.close());
+
+  it('streams every kind of change of one agent, COMPACTED for compactions, thread null once deleted', async () => {
+    const client = wsClient(port);
+    const events: { type: string; threadId: string; thread: { id: string; name: string | null } | null }[] = [];
+    const cancel = client.subscribe<{ threadEvents: (typeof events)[number] }>(
+      { query: 'subscription { threadEvents(agentId: "watched") { type threadId at thread { id name } } }' },
+      { next: (r) => r.data && events.push(r.data.threadEvents), error: () => {}, complete: () => {} },
+    );
+    await sleep(200);
+    await createThread(t, { agentId: 'someone-else' });
+    const id = await createThread(t, { agentId: 'watched', name: 'first' });
+    await append(t, id, [message('a'), message('b')]);
+    await t.execute(`mutation { updateThread(input: { id: "${id}", name: "renamed" }) { thread { id } } }`);
+    await t.execute(`mutation { addCompaction(input: { threadId: "${id}", startSeq: 0, endSeq: 1, summary: "s" }) { marker { seq } } }`);
+    await t.execute(`mutation { clearCompactions(input: { threadId: "${id}" }) { compactionsDeleted } }`);
+    await t.execute(`mutation { purgeItems(input: { threadId: "${id}", before: "2000-01-01T00:00:00Z" }) { itemsDeleted } }`);
+    await t.execute(`mutation { deleteThread(input: { id: "${id}" }) { deletedThreadId } }`);
+    await until(() => events.length >= 7, 10_000, 'seven events');
+    expect(events.map((e) => e.type)).toEqual([
+      'CREATED',
+      'ITEMS_APPENDED',
+      'UPDATED',
+      'COMPACTED',
+      'COMPACTED',
+      'PURGED',
+      'DELETED',
+    ]);
+    expect(new Set(events.map((e) => e.threadId))).toEqual(new Set([id]));
+    expect(events.at(-1)!.thread).toBeNull();
+    cancel();
+    await client.dispose();
+  });
+});
+
 describe('gap fill', () => {
   let t: TestApp;
   let port: number;
