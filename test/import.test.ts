@@ -636,17 +636,13 @@ describe('importing through the service layer', () => {
               work(
                 new Proxy(tx, {
                   get(txTarget, txProp) {
-                    if (txProp !== 'item') return Reflect.get(txTarget, txProp);
-                    return new Proxy(txTarget.item, {
-                      get(items, itemProp) {
-                        if (itemProp !== 'createMany') return Reflect.get(items, itemProp);
-                        return async (args: Parameters<typeof items.createMany>[0]) => {
-                          inserts += 1;
-                          if (inserts === 2) throw new Error('disk full');
-                          return items.createMany(args);
-                        };
-                      },
-                    });
+                    // Items are written with raw multi-row INSERTs (src/items/item.service.ts).
+                    if (txProp !== '$executeRaw') return Reflect.get(txTarget, txProp);
+                    return async (strings: TemplateStringsArray, ...values: unknown[]) => {
+                      inserts += 1;
+                      if (inserts === 2) throw new Error('disk full');
+                      return txTarget.$executeRaw(strings, ...values);
+                    };
                   },
                 }),
               ),

@@ -481,7 +481,7 @@ export async function listThreads(
 }
 
 /** Raw rows come back with driver types; make them match Prisma's model types. */
-function normalizeThreadRow(row: ThreadRow): ThreadRow {
+export function normalizeThreadRow(row: ThreadRow): ThreadRow {
   return {
     ...row,
     archived: Boolean(row.archived),
