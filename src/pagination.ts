@@ -120,7 +120,17 @@ export function toConnection<Row, Node>(
   const hasMore = rows.length > request.limit;
   const page = rows.slice(0, request.limit);
   if (request.direction === 'backward') page.reverse();
-  const edges = page.map((row) => ({ cursor: cursorOf(row), node: nodeOf(row) }));
+  // Cursors are encoded only when read: most pages select edge cursors not at all.
+  const edges = page.map((row) => {
+    let cursor: string | undefined;
+    return {
+      get cursor() {
+        cursor ??= cursorOf(row);
+        return cursor;
+      },
+      node: nodeOf(row),
+    };
+  });
   return {
     edges,
     pageInfo: {

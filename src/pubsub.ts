@@ -4,6 +4,7 @@
  * several instances pass a Redis event target (same interface) so every instance hears every
  * event.
  */
+import { setMaxListeners } from 'node:events';
 
 /** Kinds of thread change, as the contract's ThreadEventType. */
 export type ThreadEventType =
@@ -79,7 +80,7 @@ export interface BusEventTarget {
 }
 
 /** An event bus over an EventTarget (in-process by default). */
-export function createEventBus(target: BusEventTarget = new EventTarget()): EventBus {
+export function createEventBus(target: BusEventTarget = unboundedEventTarget()): EventBus {
   let listeners = 0;
   const resyncHandlers = new Set<() => void>();
   return {
@@ -107,6 +108,14 @@ export function createEventBus(target: BusEventTarget = new EventTarget()): Even
     },
     listenerCount: () => listeners,
   };
+}
+
+/** An in-process EventTarget without Node's "possible leak" warning past 10 listeners:
+ * hundreds of followers of one thread are normal here. */
+function unboundedEventTarget(): EventTarget {
+  const target = new EventTarget();
+  setMaxListeners(0, target);
+  return target;
 }
 
 /** The key of a thread's item topic. */

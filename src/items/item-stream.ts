@@ -25,6 +25,22 @@ export class FollowerTooSlowError extends ThreadstoreError {
   }
 }
 
+// One event object reaches every local follower of the thread: convert its items once.
+const converted = new WeakMap<object, ItemRecord[]>();
+
+/** The records of an appended event, built once per event however many followers read it. */
+function recordsOf(
+  event: { threadId: string; items: Parameters<typeof fromItemEventData>[2][] },
+  tenantId: string,
+): ItemRecord[] {
+  let records = converted.get(event);
+  if (!records) {
+    records = event.items.map((data) => fromItemEventData(tenantId, event.threadId, data));
+    converted.set(event, records);
+  }
+  return records;
+}
+
 /** Reads stored items with lower < seq <= upper in seq order, a page at a time. */
 async function* readRange(
   ctx: ServiceContext,
@@ -106,10 +122,10 @@ export async function followThreadItems(
         }
         last = event.firstSeq - 1;
       }
-      for (const data of event.items) {
-        if (data.seq <= last) continue;
-        yield fromItemEventData(ctx.tenantId, threadId, data);
-        last = data.seq;
+      for (const item of recordsOf(event, ctx.tenantId)) {
+        if (item.seq <= last) continue;
+        yield item;
+        last = item.seq;
       }
     }
   }

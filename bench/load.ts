@@ -1,0 +1,245 @@
+/**
+ * The load generator, always a separate process from the servers it measures (forked by
+ * bench/run.ts, driven over IPC). Everything goes to 127.0.0.1 and is bounded in count or time.
+ *
+ *   cannon      autocannon: N connections for D seconds (or `amount` requests); connection i
+ *               sends bodies[i % bodies.length]; a body with "errors" counts as a mismatch
+ *   latency     sequential requests on one keep-alive connection; per-request latency in ms
+ *   follow      opens N graphql-ws followers of a thread (plain `ws` speaking the protocol, so
+ *               the client costs the same for threadstore and for the raw ws baseline)
+ *   collect     waits until every follower has the expected seqs, then reports delivery latency
+ *               (receipt - item createdAt) and lost / duplicated / out-of-order deliveries
+ *   unfollow    closes every follower
+ */
+import http from 'node:http';
+import autocannon from 'autocannon';
+import WebSocket from 'ws';
+import { serveRpc } from './lib/proc.js';
+import { latencySummary } from './lib/stats.js';
+
+export interface CannonResult {
+  rps: number;
+  total: number;
+  durationSec: number;
+  latencyP50: number;
+  latencyP99: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  mismatches: number;
+}
+
+async function cannon(c: {
+  url: string;
+  bodies: string[];
+  connections: number;
+  durationSec?: number;
+  amount?: number;
+}): Promise<CannonResult> {
+  let next = 0;
+  let mismatches = 0;
+  const started = performance.now();
+  const result = await autocannon({
+    url: c.url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    connections: c.connections,
+    ...(c.amount ? { amount: c.amount } : { duration: c.durationSec ?? 3 }),
+    timeout: 30,
+    setupClient: (client) => {
+      client.setBody(c.bodies[next++ % c.bodies.length]!);
+      client.on('body', (body: Buffer) => {
+        if (body.includes('"errors"')) mismatches++;
+      });
+    },
+  });
+  const durationSec = (performance.now() - started) / 1000;
+  const total = result.requests.total;
+  return {
+    // Completed requests over the measured time (autocannon's own average is per second sampled).
+    rps: total / Math.max(result.duration, 0.001),
+    total,
+    durationSec,
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    mismatches,
+  };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+function post(url: string, body: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200 || text.includes('"errors"')) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 500)}`));
+          else resolve(text);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function latency(c: { url: string; body: string; count: number; warmup?: number }) {
+  for (let i = 0; i < (c.warmup ?? 20); i++) await post(c.url, c.body);
+  const samples: number[] = [];
+  for (let i = 0; i < c.count; i++) {
+    const t0 = performance.now();
+    await post(c.url, c.body);
+    samples.push(performance.now() - t0);
+  }
+  return latencySummary(samples);
+}
+
+interface Follower {
+  socket: WebSocket;
+  seqs: number[];
+  latencies: number[];
+  errors: string[];
+}
+
+/** Followers by group (one group per server compared). */
+const groups = new Map<string, Follower[]>();
+const groupOf = (name: unknown) => {
+  const key = String(name ?? 'default');
+  let list = groups.get(key);
+  if (!list) groups.set(key, (list = []));
+  return list;
+};
+
+/** Wall-clock now in ms with sub-ms precision. */
+const now = () => performance.timeOrigin + performance.now();
+
+function openFollower(wsUrl: string, query: string, variables: Record<string, unknown>): Promise<Follower> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
+    const f: Follower = { socket, seqs: [], latencies: [], errors: [] };
+    const timer = setTimeout(() => reject(new Error('follower: no connection_ack within 30 s')), 30_000);
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      f.errors.push(String(error));
+      reject(error);
+    });
+    socket.on('message', (raw) => {
+      const at = now();
+      const msg = JSON.parse(String(raw)) as {
+        type: string;
+        payload?: { data?: { threadItems?: { seq: number; createdAt: string } }; errors?: unknown };
+      };
+      if (msg.type === 'next') {
+        const item = msg.payload?.data?.threadItems;
+        if (!item) {
+          f.errors.push(JSON.stringify(msg.payload).slice(0, 300));
+          return;
+        }
+        f.seqs.push(item.seq);
+        f.latencies.push(at - Date.parse(item.createdAt));
+      } else if (msg.type === 'connection_ack') {
+        clearTimeout(timer);
+        socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query, variables } }));
+        resolve(f);
+      } else if (msg.type === 'ping') {
+        socket.send(JSON.stringify({ type: 'pong' }));
+      } else if (msg.type === 'error' || msg.type === 'complete') {
+        f.errors.push(`${msg.type}: ${JSON.stringify(msg.payload).slice(0, 300)}`);
+      }
+    });
+  });
+}
+
+async function follow(c: { group?: string; wsUrl: string; count: number; query: string; variables: Record<string, unknown> }) {
+  const followers = groupOf(c.group);
+  const batch = 50;
+  for (let i = 0; i < c.count; i += batch) {
+    const n = Math.min(batch, c.count - i);
+    followers.push(...(await Promise.all(Array.from({ length: n }, () => openFollower(c.wsUrl, c.query, c.variables)))));
+  }
+  return { open: followers.length };
+}
+
+/**
+ * Waits until every follower received every seq in [first, last] (or `timeoutMs` passed), then
+ * reports and clears what they received.
+ */
+async function collect(c: { group?: string; first: number; last: number; timeoutMs?: number }) {
+  const followers = groupOf(c.group);
+  const expected = c.last - c.first + 1;
+  const deadline = Date.now() + (c.timeoutMs ?? 30_000);
+  const complete = (f: Follower) => f.seqs.filter((s) => s >= c.first && s <= c.last).length >= expected;
+  while (Date.now() < deadline && !followers.every(complete)) await new Promise((r) => setTimeout(r, 20));
+  let lost = 0;
+  let duplicated = 0;
+  let outOfOrder = 0;
+  let unexpected = 0;
+  const errors: string[] = [];
+  const latencies: number[] = [];
+  for (const f of followers) {
+    const seen = new Set<number>();
+    let prev = -Infinity;
+    f.seqs.forEach((seq, i) => {
+      if (seq < c.first || seq > c.last) {
+        unexpected++;
+        return;
+      }
+      if (seen.has(seq)) duplicated++;
+      if (seq < prev) outOfOrder++;
+      seen.add(seq);
+      prev = seq;
+      latencies.push(f.latencies[i]!);
+    });
+    lost += expected - seen.size;
+    errors.push(...f.errors);
+    f.seqs = [];
+    f.latencies = [];
+    f.errors = [];
+  }
+  return {
+    followers: followers.length,
+    deliveries: latencies.length,
+    lost,
+    duplicated,
+    outOfOrder,
+    unexpected,
+    errors: errors.slice(0, 5),
+    latency: latencySummary(latencies),
+  };
+}
+
+async function unfollow(c: { group?: string }) {
+  const followers = groupOf(c.group);
+  const closing = followers.map(
+    (f) =>
+      new Promise<void>((resolve) => {
+        if (f.socket.readyState === WebSocket.CLOSED) return resolve();
+        f.socket.once('close', () => resolve());
+        f.socket.close(1000);
+        setTimeout(() => {
+          f.socket.terminate();
+          resolve();
+        }, 3_000);
+      }),
+  );
+  await Promise.all(closing);
+  groups.delete(String(c.group ?? 'default'));
+  return { closed: closing.length };
+}
+
+serveRpc({
+  cannon: (c) => cannon(c as never),
+  latency: (c) => latency(c as never),
+  follow: (c) => follow(c as never),
+  collect: (c) => collect(c as never),
+  unfollow: (c) => unfollow(c as never),
+});
