@@ -180,9 +180,11 @@ export async function createThread(ctx: ServiceContext, input: CreateThreadInput
 /** The thread with this id in the tenant, or null (also for a malformed id). */
 export async function findThread(ctx: ServiceContext, id: string): Promise<ThreadRow | null> {
   if (!THREAD_ID_PATTERN.test(id)) return null;
-  return ctx.db.prisma.thread.findUnique({
-    where: { tenantId_id: { tenantId: ctx.tenantId, id } },
-  });
+  // Raw: every read of a thread starts here, and a raw statement skips Prisma's per-call
+  // query compilation (bench S5).
+  const rows = await ctx.db.prisma.$queryRaw<ThreadRow[]>`
+    SELECT * FROM "Thread" WHERE "tenantId" = ${ctx.tenantId} AND "id" = ${id}`;
+  return rows[0] ? normalizeThreadRow(rows[0]) : null;
 }
 
 /** @throws NotFoundError when the thread does not exist */
