@@ -7,7 +7,7 @@
 import type { ServiceContext } from '../context.js';
 import { transaction } from '../db/transaction.js';
 import { readInChunks } from '../db/chunks.js';
-import { isRecordNotFound, isUniqueViolation } from '../db/errors.js';
+import { isUniqueViolation } from '../db/errors.js';
 import {
   assertNoNul,
   BadUserInputError,
@@ -242,14 +242,13 @@ export async function reserveSeqs(
     ${expectedSeq != null ? Prisma.sql`AND "nextSeq" = ${expectedSeq}` : Prisma.empty}
     RETURNING *`;
   if (updated[0]) return normalizeThreadRow(updated[0]);
-  {
-    const thread = await tx.thread.findUnique({ where: { tenantId_id: { tenantId, id: threadId } } });
-    if (!thread) throw threadNotFound(threadId);
-    throw new ConflictError(
-      `expectedSeq is ${expectedSeq} but the thread's next seq is ${thread.nextSeq}; read the new items and retry.`,
-      { threadId, expectedSeq, nextSeq: thread.nextSeq },
-    );
-  }
+  // No row updated: the thread is missing, or expectedSeq did not match.
+  const thread = await tx.thread.findUnique({ where: { tenantId_id: { tenantId, id: threadId } } });
+  if (!thread) throw threadNotFound(threadId);
+  throw new ConflictError(
+    `expectedSeq is ${expectedSeq} but the thread's next seq is ${thread.nextSeq}; read the new items and retry.`,
+    { threadId, expectedSeq, nextSeq: thread.nextSeq },
+  );
 }
 
 export interface AppendItemsInput {
