@@ -92,36 +92,30 @@ export async function followThreadItems(
   }
   const start = thread;
 
-  async function* follow(thread: NonNullable<Awaited<ReturnType<typeof findThread>>>): AsyncGenerator<ItemRecord> {
+  async function* follow(): AsyncGenerator<ItemRecord> {
     // An afterSeq at or past the end replays nothing and live items follow from the end.
-    let last = afterSeq == null ? thread.nextSeq - 1 : Math.min(Math.max(afterSeq, -1), thread.nextSeq - 1);
-    for await (const item of readRange(ctx, threadId, last, thread.nextSeq - 1)) {
-      yield item;
-      last = item.seq;
+    let last = afterSeq == null ? start.nextSeq - 1 : Math.min(Math.max(afterSeq, -1), start.nextSeq - 1);
+    /** Stored items after `last` up to `upper`, from the database; then `last` is `upper`. */
+    async function* catchUp(upper: number): AsyncGenerator<ItemRecord> {
+      for await (const item of readRange(ctx, threadId, last, upper)) {
+        yield item;
+        last = item.seq;
+      }
+      last = Math.max(last, upper);
     }
-    last = Math.max(last, thread.nextSeq - 1);
+    yield* catchUp(start.nextSeq - 1);
     for (;;) {
       const event = await queue.take();
       if (event === null || event.kind === 'deleted') return;
       if (event.kind === 'resync') {
         const current = await findThread(ctx, threadId);
         if (!current) return;
-        for await (const item of readRange(ctx, threadId, last, current.nextSeq - 1)) {
-          yield item;
-          last = item.seq;
-        }
-        last = Math.max(last, current.nextSeq - 1);
+        yield* catchUp(current.nextSeq - 1);
         continue;
       }
       if (event.lastSeq <= last) continue;
-      if (event.firstSeq > last + 1) {
-        // A gap: events were lost (or arrived out of order); the database has them.
-        for await (const item of readRange(ctx, threadId, last, event.firstSeq - 1)) {
-          yield item;
-          last = item.seq;
-        }
-        last = event.firstSeq - 1;
-      }
+      // A gap: events were lost (or arrived out of order); the database has them.
+      if (event.firstSeq > last + 1) yield* catchUp(event.firstSeq - 1);
       for (const item of recordsOf(event, ctx.tenantId)) {
         if (item.seq <= last) continue;
         yield item;
@@ -132,7 +126,7 @@ export async function followThreadItems(
 
   async function* guarded(): AsyncGenerator<ItemRecord> {
     try {
-      yield* follow(start);
+      yield* follow();
     } finally {
       queue.close();
     }

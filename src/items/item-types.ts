@@ -20,6 +20,14 @@ export const KNOWN_ITEM_TYPES = [
 ] as const;
 export type KnownItemType = (typeof KNOWN_ITEM_TYPES)[number];
 
+/** Seqs are 32-bit (GraphQL Int, PostgreSQL integer): a larger number names no item. */
+export const MAX_SEQ = 2 ** 31 - 1;
+
+/** True for a value that can be a seq: an integer in 0..MAX_SEQ. */
+export function isSeq(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_SEQ;
+}
+
 /** Status values (contract: ItemStatus). */
 export type ItemStatus = 'COMPLETED' | 'IN_PROGRESS' | 'ACTION_REQUIRED';
 

@@ -27,7 +27,7 @@ import {
 } from '../pagination.js';
 import { type ItemEventData, threadKey } from '../pubsub.js';
 import { assertThreadId, normalizeThreadRow, THREAD_ID_PATTERN } from '../threads/thread.service.js';
-import { BODY_FIELDS, type BodyField, bodySchemas, bodyToData, type ItemStatus } from './item-types.js';
+import { BODY_FIELDS, type BodyField, bodySchemas, bodyToData, type ItemStatus, isSeq } from './item-types.js';
 
 /** A stored item with its payload parsed. `id` is "<threadId>:<seq>". */
 export interface ItemRecord {
@@ -407,13 +407,6 @@ export interface ItemPageArgs extends ConnectionArgs {
   afterSeq?: number | null;
   beforeSeq?: number | null;
   types?: string[] | null;
-}
-
-/** Seqs are 32-bit (GraphQL Int, PostgreSQL integer); a cursor outside that range is forged. */
-const MAX_SEQ = 2 ** 31 - 1;
-
-function isSeq(value: unknown): value is number {
-  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_SEQ;
 }
 
 function parseItemCursor(cursor: string, argument: string, threadId: string): number {

@@ -2,6 +2,8 @@
  * The Node interface (contract: interface Node). Ids are the contract's own: a thread's id,
  * "<threadId>:<seq>" for items, "<threadId>:compaction:<markerSeq>" for compaction records.
  */
+import { isSeq } from '../items/item-types.js';
+import { THREAD_ID_PATTERN } from '../threads/thread.service.js';
 import { builder } from './builder.js';
 
 export const NodeRef = builder.interfaceRef<{ id: string }>('Node').implement({
@@ -17,18 +19,14 @@ export type ParsedNodeId =
   | { kind: 'item'; threadId: string; seq: number }
   | { kind: 'compaction'; threadId: string; markerSeq: number };
 
-const THREAD = /^[A-Za-z0-9._-]{1,128}$/;
-/** Seqs are 32-bit (GraphQL Int, PostgreSQL integer); a larger one names nothing. */
-const MAX_SEQ = 2 ** 31 - 1;
-
 /** Parses a node id (see the module comment). */
 export function parseNodeId(id: string): ParsedNodeId | null {
   const parts = id.split(':');
   const [threadId, a, b] = parts;
-  if (!threadId || !THREAD.test(threadId)) return null;
+  if (!threadId || !THREAD_ID_PATTERN.test(threadId)) return null;
   // A seq out of the column's range would make the lookup fail instead of find nothing.
   const seqOf = (s: string | undefined) =>
-    s !== undefined && /^(0|[1-9]\d{0,9})$/.test(s) && Number(s) <= MAX_SEQ ? Number(s) : null;
+    s !== undefined && /^(0|[1-9]\d{0,9})$/.test(s) && isSeq(Number(s)) ? Number(s) : null;
   if (parts.length === 1) return { kind: 'thread', threadId };
   if (parts.length === 2) {
     const seq = seqOf(a);

@@ -10,6 +10,7 @@ import {
   createThread,
   deleteThread,
   findThread,
+  lastSeqOf,
   followThreadEvents,
   listThreads,
   threadMetadata,
@@ -46,7 +47,7 @@ export const ThreadRef = builder.prismaObject('Thread', {
     lastSeq: t.int({
       nullable: true,
       description: 'Seq of the newest item ever appended; null when none was.',
-      resolve: (thread) => (thread.nextSeq > 0 ? thread.nextSeq - 1 : null),
+      resolve: (thread) => lastSeqOf(thread),
     }),
     itemCount: t.exposeInt('itemCount', {
       description: 'Items currently stored (purged items are not counted).',

@@ -97,6 +97,11 @@ function metadataText(ctx: ServiceContext, metadata: unknown): string {
   return text;
 }
 
+/** Seq of the newest item ever appended; null when none was (contract: Thread.lastSeq). */
+export function lastSeqOf(thread: ThreadRow): number | null {
+  return thread.nextSeq > 0 ? thread.nextSeq - 1 : null;
+}
+
 /** Parsed metadata of a thread row. */
 export function threadMetadata(thread: ThreadRow): Record<string, unknown> {
   return JSON.parse(thread.metadataJson) as Record<string, unknown>;
