@@ -4,7 +4,7 @@
  * Env: DATABASE_URL.
  */
 import pino from 'pino';
-import { buildApp } from '../src/app.js';
+import { buildApp } from '../src/server/app.js';
 import { parseEnv } from '../src/env.js';
 import { serveRpc, sleep } from './lib/proc.js';
 

@@ -1,10 +1,10 @@
 /**
  * What a service call needs: the database, the tenant it acts for, the event bus and limits.
- * The GraphQL context is built from it per request (src/app.ts).
+ * The GraphQL context is built from it per request (src/server/app.ts).
  */
 import type { Database } from './db/client.js';
 import type { Env } from './env.js';
-import type { EventBus } from './pubsub.js';
+import type { EventBus } from './pubsub/bus.js';
 
 /** Configured limits (see env.ts). Sizes in bytes. */
 export interface Limits {

@@ -1,6 +1,6 @@
 /**
  * Expected failures, each with the `extensions.code` clients see (the contract's error list).
- * Services throw these; the GraphQL layer turns them into GraphQLErrors (src/schema/errors.ts).
+ * Services throw these; the GraphQL layer turns them into GraphQLErrors (src/server/mask-error.ts).
  * Anything else is an unexpected error: masked as "Unexpected error." and logged with its stack.
  */
 

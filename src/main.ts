@@ -1,7 +1,7 @@
 /**
  * Entry point: parse the environment, build the app, listen, stop cleanly on SIGTERM/SIGINT.
  */
-import { buildApp } from './app.js';
+import { buildApp } from './server/app.js';
 import { parseEnv } from './env.js';
 
 let env;

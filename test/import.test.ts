@@ -13,7 +13,7 @@ import {
   TranscriptFormatError,
 } from '../src/import/openai-chat.js';
 import type { NewItemInput } from '../src/items/item.service.js';
-import type { ThreadEventPayload } from '../src/pubsub.js';
+import type { ThreadEventPayload } from '../src/pubsub/topics.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { createTestDatabase, type TestDatabase } from './testkit/database.js';
 import { startServer } from './testkit/process.js';

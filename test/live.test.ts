@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BusEventTarget } from '../src/pubsub.js';
+import { type BusEventTarget } from '../src/pubsub/bus.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { append, appendMessages, createThread, message } from './testkit/seed.js';
 import { type FollowedItem, follow, wsClient } from './testkit/ws.js';

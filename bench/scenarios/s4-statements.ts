@@ -6,7 +6,7 @@
  * history page ≤ 2; append ≤ 2 in one transaction; 0 per follower per live event.
  */
 import pino from 'pino';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/server/app.js';
 import { parseEnv } from '../../src/env.js';
 import type { ResultRow, Scenario } from '../lib/context.js';
 import { appendBody, FOLLOW, pageBody } from '../lib/queries.js';

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { limitsFromEnv, type ServiceContext } from '../context.js';
 import { openDatabase } from '../db/client.js';
 import { parseEnv } from '../env.js';
-import { createEventBus } from '../pubsub.js';
+import { createEventBus } from '../pubsub/bus.js';
 import {
   type PreparedConversation,
   prepareConversation,

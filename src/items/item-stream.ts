@@ -9,7 +9,8 @@
  */
 import type { ServiceContext } from '../context.js';
 import { ThreadstoreError, threadNotFound } from '../errors.js';
-import { closableStream, queueEvents, threadKey } from '../pubsub.js';
+import { closableStream, queueEvents } from '../pubsub/queue.js';
+import { threadKey } from '../pubsub/topics.js';
 import { findThread } from '../threads/thread.service.js';
 import { fromItemEventData, type ItemRecord, toItemRecord } from './item.service.js';
 

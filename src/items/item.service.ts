@@ -25,7 +25,7 @@ import {
   pageRequest,
   toConnection,
 } from '../pagination.js';
-import { type ItemEventData, threadKey } from '../pubsub.js';
+import { type ItemEventData, threadKey } from '../pubsub/topics.js';
 import { assertThreadId, normalizeThreadRow, THREAD_ID_PATTERN } from '../threads/thread.service.js';
 import { BODY_FIELDS, type BodyField, bodySchemas, bodyToData, type ItemStatus, isSeq } from './item-types.js';
 

@@ -3,7 +3,7 @@
  * Query.thread/threads and the create/update/delete mutations. Fields of Thread that belong
  * to other modules (items, lastItem, compactions, context) are added by those modules.
  */
-import type { ThreadEventPayload } from '../pubsub.js';
+import type { ThreadEventPayload } from '../pubsub/topics.js';
 import { builder } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
 import {

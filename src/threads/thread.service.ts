@@ -25,7 +25,8 @@ import {
   pageRequest,
   toConnection,
 } from '../pagination.js';
-import { closableStream, queueEvents, type ThreadEventPayload, threadKey } from '../pubsub.js';
+import { closableStream, queueEvents } from '../pubsub/queue.js';
+import { type ThreadEventPayload, threadKey } from '../pubsub/topics.js';
 
 export type ThreadRow = Thread;
 

@@ -3,7 +3,7 @@
  * (HTTP semantics, no socket), with helpers that fail loudly and seeders that go through the API.
  */
 import pino from 'pino';
-import { type App, type BuildOptions, buildApp } from '../../src/app.js';
+import { type App, type BuildOptions, buildApp } from '../../src/server/app.js';
 import { parseEnv } from '../../src/env.js';
 import { createTestDatabase, type TestProvider, testProvider } from './database.js';
 

@@ -6,7 +6,7 @@
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { BusEventTarget } from './pubsub.js';
+import type { BusEventTarget } from './bus.js';
 
 export interface RedisEventTarget {
   target: BusEventTarget;

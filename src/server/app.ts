@@ -11,14 +11,14 @@ import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import pino, { type Logger } from 'pino';
 import { WebSocketServer } from 'ws';
-import { limitsFromEnv, type ServiceContext } from './context.js';
-import { type Database, openDatabase } from './db/client.js';
-import type { Env } from './env.js';
-import { type BusEventTarget, createEventBus, type EventBus } from './pubsub.js';
-import { pruneIdempotencyKeys } from './items/item.service.js';
-import { connectRedisEventTarget } from './redis.js';
-import { createMaskError } from './schema/errors.js';
-import { schema } from './schema/index.js';
+import { limitsFromEnv, type ServiceContext } from '../context.js';
+import { type Database, openDatabase } from '../db/client.js';
+import type { Env } from '../env.js';
+import { type BusEventTarget, createEventBus, type EventBus } from '../pubsub/bus.js';
+import { pruneIdempotencyKeys } from '../items/item.service.js';
+import { connectRedisEventTarget } from '../pubsub/redis.js';
+import { createMaskError } from './mask-error.js';
+import { schema } from '../schema/index.js';
 
 export interface App {
   yoga: YogaServerInstance<Record<string, unknown>, ServiceContext>;

@@ -1,0 +1,90 @@
+/**
+ * The event bus services publish to after their transaction commits. One instance dispatches
+ * on an in-process EventTarget; several instances pass a Redis event target (same interface,
+ * src/pubsub/redis.ts) so every instance hears every event.
+ */
+import { setMaxListeners } from 'node:events';
+import type { ThreadEventType, Topics } from './topics.js';
+
+/** Publish after commit; listen for live delivery. */
+export interface EventBus {
+  publish<T extends keyof Topics>(topic: T, key: string, payload: Topics[T]): void;
+  /** Calls `handler` for every event of `topic` with `key`; returns the function that stops it. */
+  listen<T extends keyof Topics>(topic: T, key: string, handler: (payload: Topics[T]) => void): () => void;
+  /** Listeners currently registered (for leak checks). */
+  listenerCount(): number;
+  /**
+   * Calls `handler` whenever events may have been lost (the Redis connection came back), so
+   * followers re-read what they may have missed. Returns the function that stops it.
+   */
+  onResync(handler: () => void): () => void;
+  /** Tells every onResync handler that events may have been lost. */
+  resync(): void;
+}
+
+/** The part of EventTarget the bus uses; yoga's Redis event target has the same shape. */
+export interface BusEventTarget {
+  addEventListener(type: string, listener: (event: Event) => void): void;
+  removeEventListener(type: string, listener: (event: Event) => void): void;
+  dispatchEvent(event: Event): boolean;
+}
+
+/** An event bus over an EventTarget (in-process by default). */
+export function createEventBus(target: BusEventTarget = unboundedEventTarget()): EventBus {
+  let listeners = 0;
+  const resyncHandlers = new Set<() => void>();
+  return {
+    onResync(handler) {
+      resyncHandlers.add(handler);
+      return () => resyncHandlers.delete(handler);
+    },
+    resync() {
+      for (const handler of resyncHandlers) handler();
+    },
+    publish(topic, key, payload) {
+      target.dispatchEvent(new CustomEvent(`${topic}:${key}`, { detail: payload }));
+    },
+    listen(topic, key, handler) {
+      const listener = (event: Event) => handler((event as CustomEvent).detail);
+      target.addEventListener(`${topic}:${key}`, listener);
+      listeners += 1;
+      let active = true;
+      return () => {
+        if (!active) return;
+        active = false;
+        listeners -= 1;
+        target.removeEventListener(`${topic}:${key}`, listener);
+      };
+    },
+    listenerCount: () => listeners,
+  };
+}
+
+/** An in-process EventTarget without Node's "possible leak" warning past 10 listeners:
+ * hundreds of followers of one thread are normal here. */
+function unboundedEventTarget(): EventTarget {
+  const target = new EventTarget();
+  setMaxListeners(0, target);
+  return target;
+}
+
+/**
+ * Publishes a change of one thread on its tenant's `thread-events` topic. Call it after the
+ * transaction that made the change committed.
+ * @param at the commit time
+ */
+export function publishThreadEvent(
+  bus: EventBus,
+  tenantId: string,
+  type: ThreadEventType,
+  thread: { id: string; agentId: string },
+  at: Date,
+): void {
+  bus.publish('thread-events', tenantId, {
+    type,
+    tenantId,
+    threadId: thread.id,
+    agentId: thread.agentId,
+    at: at.toISOString(),
+  });
+}

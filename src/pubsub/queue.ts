@@ -1,0 +1,101 @@
+/**
+ * Follower queues: a bounded buffer of one topic's events per consumer, and the stream
+ * wrapper that frees it as soon as the consumer goes away.
+ */
+import type { EventBus } from './bus.js';
+import type { Topics } from './topics.js';
+
+/** A bounded queue of one topic's events for one consumer (a follower). */
+export interface EventQueue<T> {
+  /**
+   * The next event, waiting for one if needed; null once closed.
+   * @throws the overflow error once more than `limit` events waited unread
+   */
+  take(): Promise<T | null>;
+  /** Stops listening and wakes a pending take() with null. Idempotent. */
+  close(): void;
+}
+
+/**
+ * Starts listening at once (before anything is read from the database, which is what makes
+ * resume gapless) and buffers at most `limit` events; `resync` is queued whenever the bus
+ * says events may have been lost.
+ */
+export function queueEvents<T extends keyof Topics, R = never>(
+  bus: EventBus,
+  topic: T,
+  key: string,
+  options: { limit: number; overflow: () => Error; resync?: R; accept?: (payload: Topics[T]) => boolean },
+): EventQueue<Topics[T] | R> {
+  const buffer: (Topics[T] | R)[] = [];
+  let waiter: (() => void) | null = null;
+  let overflowed = false;
+  let closed = false;
+  const push = (value: Topics[T] | R) => {
+    if (closed || overflowed) return;
+    if (buffer.length < options.limit) {
+      buffer.push(value);
+    } else {
+      // A consumer this far behind (a client that stopped reading) is cut off at once: its
+      // listener goes now, its memory stays bounded, and its next take() ends it with the error.
+      overflowed = true;
+      buffer.length = 0;
+      stopListening();
+      stopResync();
+    }
+    waiter?.();
+  };
+  const stopListening = bus.listen(topic, key, (payload) => {
+    if (!options.accept || options.accept(payload)) push(payload);
+  });
+  const stopResync: () => void =
+    options.resync === undefined ? () => {} : bus.onResync(() => push(options.resync as R));
+  return {
+    async take() {
+      for (;;) {
+        if (closed) return null;
+        if (overflowed) throw options.overflow();
+        const next = buffer.shift();
+        if (next !== undefined) return next;
+        await new Promise<void>((resolve) => {
+          waiter = resolve;
+        });
+        waiter = null;
+      }
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      stopListening();
+      stopResync();
+      waiter?.();
+    },
+  };
+}
+
+/**
+ * Wraps an async generator that reads from `queue` so that return() (a client unsubscribing,
+ * or its socket dropping) closes the queue at once, even while the generator waits for an
+ * event: a generator cannot be returned while it awaits, so its listener would otherwise stay
+ * until the next event.
+ */
+export function closableStream<T>(
+  queue: EventQueue<unknown>,
+  inner: AsyncGenerator<T>,
+): AsyncGenerator<T> {
+  const stream: AsyncGenerator<T> = {
+    next: () => inner.next(),
+    return: (value?: unknown) => {
+      queue.close();
+      return inner.return(value as T);
+    },
+    throw: (error?: unknown) => {
+      queue.close();
+      return inner.throw(error);
+    },
+    [Symbol.asyncIterator]() {
+      return stream;
+    },
+  };
+  return stream;
+}
