@@ -1,31 +1,64 @@
 /**
  * Entry point: parse the environment, build the app, listen, stop cleanly on SIGTERM/SIGINT.
+ * A start-up failure caused by a setting is one line naming it (on stderr before the logger
+ * exists, else one fatal log line) and exit code 1, never a stack trace.
  */
-import { buildApp } from './server/app.js';
-import { parseEnv } from './env.js';
+import type { Logger } from 'pino';
+import { ConfigError, type Env, parseEnv, redact } from './env.js';
+import { type App, buildApp } from './server/app.js';
+import { buildInfo } from './server/build-info.js';
+import { createLogger } from './server/logging.js';
 
-let env;
-try {
-  env = parseEnv();
-} catch (error) {
-  console.error((error as Error).message);
+/** Prints one line for a failure before the logger exists and exits. */
+function exitBeforeLogger(error: unknown): never {
+  const text = error instanceof ConfigError ? error.message : redact(String((error as Error)?.stack ?? error));
+  process.stderr.write(`${text}\n`);
   process.exit(1);
 }
-const app = await buildApp(env);
-const port = await app.start();
+
+/** Logs the failure as one fatal line and exits (pino writes synchronously). */
+function exitWithLog(logger: Logger, error: unknown): never {
+  if (error instanceof ConfigError) logger.fatal(error.message);
+  else logger.fatal({ err: error }, 'threadstore failed to start');
+  process.exit(1);
+}
+
+let env: Env;
+let logger: Logger;
+try {
+  env = parseEnv();
+  logger = createLogger(env);
+} catch (error) {
+  exitBeforeLogger(error);
+}
+
+let app: App;
+let port: number;
+try {
+  app = await buildApp(env, { logger });
+  port = await app.start();
+} catch (error) {
+  exitWithLog(logger, error);
+}
+
+const { version, commit } = buildInfo();
 const shown = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
-app.logger.info(`threadstore on http://${shown}:${port}/graphql (GraphiQL in a browser), database ${env.DATABASE_URL}`);
+const database = redact(env.DATABASE_URL);
+logger.info(
+  { version, commit, port, database, redis: env.REDIS_URL && redact(env.REDIS_URL) },
+  `threadstore ${version} (${commit.slice(0, 12)}) on http://${shown}:${port}/graphql (GraphiQL in a browser), database ${database}`,
+);
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    app.logger.info({ signal }, 'stopping');
+    logger.info({ signal }, 'stopping');
     app.stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        app.logger.error({ err: error }, 'stop failed');
+        logger.error({ err: error }, 'stop failed');
         process.exit(1);
       },
     );

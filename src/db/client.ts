@@ -1,8 +1,10 @@
 /**
  * The only place a Prisma client is created. The driver adapter is chosen from DATABASE_URL:
- * `file:` (or a bare path) is SQLite through better-sqlite3, `postgres(ql)://` is PostgreSQL
- * through node-postgres. Each provider has its own generated client (a Prisma client is bound
- * to one provider); both have the same model API, so services see one type.
+ * `file:<path>` is SQLite through better-sqlite3, `postgres(ql)://` is PostgreSQL through
+ * node-postgres (anything else is refused). Each provider has its own generated client (a
+ * Prisma client is bound to one provider); both have the same model API, so services see one
+ * type. A database that cannot be reached or opened is a ConfigError: one line naming the
+ * setting, the server and what to do, never the password.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -11,6 +13,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { ConfigError, databaseUrlProblem } from '../env.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PrismaClient as PrismaPgClient } from '../generated/prisma-pg/client.js';
 import { applyMigrations, hasPendingMigrations, type Provider } from './migrations.js';
@@ -27,18 +30,22 @@ export interface Database {
   appliedMigrations: string[];
   /** True when the database answers a trivial query within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<boolean>;
+  /**
+   * PostgreSQL's connection pool right now: connections open, idle ones, and queries waiting
+   * for a connection; null on SQLite (one embedded connection, no pool).
+   */
+  pool(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 }
 
-/** Which provider a DATABASE_URL selects. @throws Error for an unsupported scheme */
-export function providerOf(url: string): Provider {
-  if (/^postgres(ql)?:\/\//.test(url)) return 'postgresql';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.startsWith('file:')) {
-    throw new Error(
-      `DATABASE_URL: unsupported scheme "${url.split('://')[0]}://"; use file:<path> (SQLite) or postgres://`,
-    );
-  }
-  return 'sqlite';
+/**
+ * Which provider a database URL selects: `file:<path>` SQLite, `postgres(ql)://` PostgreSQL.
+ * @throws ConfigError for anything else
+ */
+export function providerOf(url: string, setting = 'DATABASE_URL'): Provider {
+  const problem = databaseUrlProblem(url);
+  if (problem) throw new ConfigError(setting, `${setting}="${url}" is not valid: ${problem}.`);
+  return url.startsWith('file:') ? 'sqlite' : 'postgresql';
 }
 
 export interface OpenOptions {
@@ -48,6 +55,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** PostgreSQL statement timeout in ms (default 30 000; 0 = none). */
   statementTimeoutMs?: number;
+  /** The setting `url` came from, named in start-up errors (default DATABASE_URL). */
+  setting?: string;
 }
 
 function sqliteFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
@@ -57,12 +66,20 @@ function sqliteFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
   return new PrismaBetterSqlite3({ url: path, timeout: 10_000 });
 }
 
-function postgresFactory(url: string, options: OpenOptions): SqlMigrationAwareDriverAdapterFactory {
-  return new PrismaPg({
+// How long opening a PostgreSQL connection may take before it counts as unreachable.
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** The adapter over a pool we create, so its gauges (in use, idle, waiting) can be read. */
+function postgresFactory(pool: pg.Pool): SqlMigrationAwareDriverAdapterFactory {
+  return new PrismaPg(pool, { disposeExternalPool: true });
+}
+
+function postgresPool(url: string, options: OpenOptions): pg.Pool {
+  return new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     allowExitOnIdle: true,
   });
 }
@@ -102,9 +119,13 @@ const MIGRATION_LOCK_KEY = 7_263_616_201;
  * Applies PostgreSQL migrations under a session advisory lock, so instances starting at once
  * on an empty database migrate it once (the others wait, then find nothing to apply).
  */
-async function migratePostgres(url: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+async function migratePostgres(url: string, setting: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw postgresConnectError(error, url, setting);
+  }
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     const applied = await client
@@ -122,24 +143,94 @@ async function migratePostgres(url: string): Promise<string[]> {
   }
 }
 
+/** The first error code found on `error`, its cause chain, or the errors it aggregates. */
+function codeOf(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined; e; ) {
+    if (typeof e.code === 'string') return e.code;
+    e = (e.errors?.[0] ?? e.cause) as typeof e;
+  }
+  return undefined;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * What a failed PostgreSQL connection means for the person starting the server: a
+ * ConfigError naming `setting`, the server (never the password) and what to do.
+ */
+function postgresConnectError(error: unknown, url: string, setting: string): ConfigError {
+  const u = new URL(url);
+  const database = decodeURIComponent(u.pathname.slice(1)) || 'postgres';
+  const server = `${u.hostname || 'localhost'}:${u.port || 5432}`;
+  const code = codeOf(error);
+  const message = messageOf(error);
+  const check = `check the host and port in ${setting} and that PostgreSQL is running`;
+  let line: string;
+  if (code === 'ECONNREFUSED') {
+    line = `cannot reach PostgreSQL at ${server} (connection refused): ${check}.`;
+  } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    line = `cannot reach PostgreSQL: the host "${u.hostname}" is unknown: check the host in ${setting}.`;
+  } else if (code === '3D000') {
+    line = `PostgreSQL at ${server} has no database "${database}": create it (createdb ${database}) or fix the database name in ${setting}.`;
+  } else if (code === '28000' || code === '28P01') {
+    // 28000: no such role (or no pg_hba.conf entry); 28P01: wrong password.
+    line = `PostgreSQL at ${server} refused the login (${message}): check the user and password in ${setting}${code === '28000' ? ', or create the role' : ''}.`;
+  } else if (code === undefined || /^E[A-Z]+$/.test(code)) {
+    // Timeouts and dropped connections carry no code, or a socket one (ETIMEDOUT, ...).
+    line = `cannot reach PostgreSQL at ${server} (${message || code}): ${check} and reachable from here.`;
+  } else {
+    line = `PostgreSQL at ${server} refused the connection (${message}): check ${setting} and the server.`;
+  }
+  return new ConfigError(setting, `${setting}: ${line}`);
+}
+
+// Failures to open or create a SQLite file: file system errors, SQLite's open errors, and
+// the schema engine's words for the same (it reports no code).
+const SQLITE_OPEN_CODES = /^(EACCES|EPERM|EROFS|EEXIST|ENOTDIR|EISDIR|ENOENT|ENOSPC|SQLITE_(CANTOPEN|NOTADB|READONLY|PERM|CORRUPT)\w*)$/;
+const SQLITE_OPEN_MESSAGES = /^(file is not a database|unable to open database file|attempt to write a readonly database|database disk image is malformed)/;
+
+/** A ConfigError when `error` means the SQLite file cannot be opened; else `error` itself. */
+function sqliteOpenError(error: unknown, url: string, setting: string): unknown {
+  const code = codeOf(error);
+  const reason = messageOf(error).split('\n')[0] ?? '';
+  if (!(code && SQLITE_OPEN_CODES.test(code)) && !SQLITE_OPEN_MESSAGES.test(reason)) return error;
+  const path = resolve(url.replace(/^file:/, ''));
+  return new ConfigError(
+    setting,
+    `${setting}: cannot open the SQLite database ${path} (${reason}): check the path in ${setting}; its folder must be writable.`,
+  );
+}
+
 /**
  * Opens the database named by `url`, first applying committed migrations (before the client
  * connects, so no connection of ours holds a lock the schema engine waits for).
- * @throws Error for an unsupported URL scheme, or when a migration fails
+ * @throws ConfigError for an unsupported URL, or a database that cannot be reached or opened
+ *   (one line naming options.setting); Error when a migration fails
  */
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Database> {
-  const provider = providerOf(url);
+  const setting = options.setting ?? 'DATABASE_URL';
+  const provider = providerOf(url, setting);
+  try {
+    return await connect(url, provider, options);
+  } catch (error) {
+    throw provider === 'sqlite' ? sqliteOpenError(error, url, setting) : error;
+  }
+}
+
+/** openDatabase's work: migrations, the client (over our pool on PostgreSQL), SQLite pragmas. */
+async function connect(url: string, provider: Provider, options: OpenOptions): Promise<Database> {
   let appliedMigrations: string[] = [];
   if (options.migrate !== false) {
-    appliedMigrations = provider === 'sqlite' ? await migrateSqlite(url) : await migratePostgres(url);
+    appliedMigrations =
+      provider === 'sqlite' ? await migrateSqlite(url) : await migratePostgres(url, options.setting ?? 'DATABASE_URL');
   }
   const statements: Database['statements'] = { count: 0, log: null };
   const log = [{ emit: 'event' as const, level: 'query' as const }];
+  const pool = provider === 'postgresql' ? postgresPool(url, options) : null;
   // Both generated clients have the same model API; services are typed against the SQLite one.
-  const prisma =
-    provider === 'sqlite'
-      ? new PrismaClient({ adapter: sqliteFactory(url), log })
-      : (new PrismaPgClient({ adapter: postgresFactory(url, options), log }) as unknown as PrismaClient);
+  const prisma = pool
+    ? (new PrismaPgClient({ adapter: postgresFactory(pool), log }) as unknown as PrismaClient)
+    : new PrismaClient({ adapter: sqliteFactory(url), log });
   const events = prisma as unknown as { $on(event: 'query', cb: (e: { query: string }) => void): void };
   events.$on('query', (e) => {
     if (/^(BEGIN|COMMIT|ROLLBACK)\b/i.test(e.query)) return;
@@ -175,6 +266,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
         clearTimeout(timer);
       }
     },
+    pool: () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null),
     close: () => prisma.$disconnect(),
   };
 }

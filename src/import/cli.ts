@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { limitsFromEnv, type ServiceContext } from '../context.js';
 import { openDatabase } from '../db/client.js';
-import { parseEnv } from '../env.js';
+import { ConfigError, parseEnv, redact } from '../env.js';
 import { createEventBus } from '../pubsub/bus.js';
 import {
   type PreparedConversation,
@@ -50,7 +50,9 @@ async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   const env = parseEnv();
-  const db = await openDatabase(values.database ?? env.DATABASE_URL);
+  const db = await openDatabase(values.database ?? env.DATABASE_URL, {
+    setting: values.database === undefined ? 'DATABASE_URL' : '--database',
+  });
   const ctx: ServiceContext = {
     db,
     tenantId: env.DEFAULT_TENANT,
@@ -101,8 +103,12 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    // Unexpected (the database could not be opened, ...): the stack helps.
-    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    // A bad setting or a database that cannot be opened: its one line. Anything else is
+    // unexpected: the stack helps (passwords hidden).
+    const text =
+      error instanceof ConfigError
+        ? error.message
+        : redact(error instanceof Error ? (error.stack ?? error.message) : String(error));
     process.stderr.write(`${text}\n`);
     process.exitCode = 1;
   },

@@ -24,6 +24,31 @@ function withCode(
   });
 }
 
+/** Parse, validation and coercion errors: the client's own mistake, shown as is. */
+function isClientError(error: GraphQLError): boolean {
+  return !error.originalError || error.originalError instanceof GraphQLError;
+}
+
+/** Variables or arguments that do not coerce, which graphql-js reports without a code. */
+function isCoercionError(error: GraphQLError): boolean {
+  return !error.extensions.code && /^(Variable "\$|Argument ")/.test(error.message);
+}
+
+/**
+ * The `extensions.code` a client sees for `error` once masked (for metrics, which may see an
+ * error before masking): its own code, a ThreadstoreError's code, BAD_USER_INPUT for values
+ * that do not coerce, `fallback` for other client errors without one (a parse or validation
+ * error), INTERNAL_SERVER_ERROR for anything unexpected.
+ */
+export function clientErrorCode(error: unknown, fallback = 'GRAPHQL_VALIDATION_FAILED'): string {
+  const graphQLError = error instanceof GraphQLError ? error : null;
+  const original = graphQLError?.originalError ?? error;
+  if (original instanceof ThreadstoreError) return original.code;
+  if (typeof graphQLError?.extensions.code === 'string') return graphQLError.extensions.code;
+  if (graphQLError && isClientError(graphQLError)) return isCoercionError(graphQLError) ? 'BAD_USER_INPUT' : fallback;
+  return 'INTERNAL_SERVER_ERROR';
+}
+
 /** Builds yoga's maskError for a logger. */
 export function createMaskError(logger: Logger) {
   return (error: unknown, message: string, isDev?: boolean): Error => {
@@ -32,9 +57,8 @@ export function createMaskError(logger: Logger) {
     if (original instanceof ThreadstoreError) {
       return withCode(graphQLError, original.message, original.code, original.details);
     }
-    if (graphQLError && (!graphQLError.originalError || graphQLError.originalError instanceof GraphQLError)) {
-      // Parse, validation and coercion errors: the client's own mistake, shown as is.
-      if (!graphQLError.extensions.code && /^(Variable "\$|Argument ")/.test(graphQLError.message)) {
+    if (graphQLError && isClientError(graphQLError)) {
+      if (isCoercionError(graphQLError)) {
         return withCode(graphQLError, graphQLError.message, 'BAD_USER_INPUT', graphQLError.extensions);
       }
       return graphQLError;

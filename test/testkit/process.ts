@@ -1,6 +1,7 @@
 /**
  * Real server processes (`tsx src/main.ts`) for tests that need several instances, signals or
- * a database that goes away. Each listens on a free loopback port.
+ * a database that goes away. Each listens on a free loopback port. Also runs the entry points
+ * (server, migrate, import) to their exit, for start-up failures.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -83,4 +84,40 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+export interface Exited {
+  /** Exit code (null when killed). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs an entry point under tsx (`src/main.ts` by default) with `env` over this process's
+ * environment (minus DATABASE_URL, REDIS_URL, PORT, HOST and LOG_* unless given) until it
+ * exits; SIGKILLs it after `timeoutMs`.
+ */
+export function runToExit(
+  env: Record<string, string>,
+  options: { script?: string; args?: string[]; timeoutMs?: number } = {},
+): Promise<Exited> {
+  const base = { ...process.env };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'PORT', 'HOST', 'LOG_LEVEL', 'LOG_FORMAT']) delete base[name];
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, options.script ?? 'src/main.ts'), ...(options.args ?? [])],
+    { cwd: root, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }

@@ -1,0 +1,128 @@
+/**
+ * Limits on what a client may send: query depth, aliases, tokens, directives and cost
+ * (graphql-armor, checked before execution), documents nested too deeply for the parser, and
+ * the request body size, also for bodies sent without a declared length (chunked).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { GraphQLError, type parse } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Env } from '../env.js';
+import type { ThreadstoreYoga } from './yoga.js';
+
+type ParseHookArgs = {
+  parseFn: typeof parse;
+  setParseFn: (fn: typeof parse) => void;
+};
+
+/** graphql-armor's rejections carry no code; they are documents that do not validate. */
+function withValidationCode(_ctx: unknown, error: GraphQLError): void {
+  (error.extensions as Record<string, unknown>).code ??= 'GRAPHQL_VALIDATION_FAILED';
+}
+
+/**
+ * A document nested thousands of levels deep overflows the parser's stack before the token
+ * limit stops it: that is the client's syntax problem, not a server error.
+ */
+function parseDepthGuard(): Plugin {
+  return {
+    onParse({ parseFn, setParseFn }: ParseHookArgs) {
+      setParseFn((source: Parameters<typeof parse>[0], options?: Parameters<typeof parse>[1]) => {
+        try {
+          return parseFn(source, options);
+        } catch (error) {
+          if (!(error instanceof RangeError)) throw error;
+          throw new GraphQLError('Syntax Error: the document is nested too deeply.', {
+            extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+          });
+        }
+      });
+    },
+  };
+}
+
+/**
+ * Depth, alias, token and cost limits, checked before execution (a 5,000-deep query would
+ * otherwise overflow the parser's stack), and the parser's own depth guard.
+ */
+export function queryLimitPlugins(env: Env): Plugin[] {
+  const onReject = [withValidationCode];
+  return [
+    EnvelopArmorPlugin({
+      maxDepth: { n: env.MAX_QUERY_DEPTH, ignoreIntrospection: true, onReject },
+      maxAliases: { n: env.MAX_QUERY_ALIASES, onReject },
+      maxTokens: { n: env.MAX_QUERY_TOKENS, onReject },
+      costLimit: { maxCost: env.MAX_QUERY_COST, ignoreIntrospection: true, onReject },
+      maxDirectives: { n: 50, onReject },
+      blockFieldSuggestion: { enabled: false },
+    }) as Plugin,
+    parseDepthGuard(),
+  ];
+}
+
+/** 413 with a GraphQL-shaped error body, closing the connection (the rest is not read). */
+function tooLarge(res: ServerResponse, size: number, limit: number): void {
+  res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(
+    JSON.stringify({
+      errors: [
+        {
+          message: `The request body is over ${size} bytes; the limit is ${limit}.`,
+          extensions: { code: 'PAYLOAD_TOO_LARGE' },
+        },
+      ],
+    }),
+  );
+}
+
+
+/**
+ * A body without a declared length: read it here, within the limit, then hand it to yoga
+ * (which would otherwise read it whole, whatever its size).
+ */
+async function handleChunked(req: IncomingMessage, res: ServerResponse, limit: number, yoga: ThreadstoreYoga): Promise<void> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      tooLarge(res, size, limit);
+      req.destroy();
+      return;
+    }
+    chunks.push(chunk);
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && name !== 'transfer-encoding') headers.set(name, String(value));
+  }
+  const response = await yoga.fetch(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    method: req.method,
+    headers,
+    body: Buffer.concat(chunks),
+  });
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body) {
+    for await (const part of response.body as unknown as AsyncIterable<Uint8Array>) res.write(part);
+  }
+  res.end();
+}
+
+/**
+ * Passes requests to yoga when their body is within `limit` bytes; answers 413
+ * PAYLOAD_TOO_LARGE otherwise, whether the length is declared or the body is chunked.
+ */
+export function withBodyLimit(limit: number, yoga: ThreadstoreYoga) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+      await handleChunked(req, res, limit, yoga);
+      return;
+    }
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > limit) {
+      tooLarge(res, length, limit);
+      req.resume();
+      return;
+    }
+    await yoga.requestListener(req, res);
+  };
+}

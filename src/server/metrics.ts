@@ -1,0 +1,172 @@
+/**
+ * GET /metrics in Prometheus text format, on one registry per app:
+ * - GraphQL requests, latency and errors by operation (yoga's Prometheus plugin), errors also
+ *   by the `extensions.code` clients see;
+ * - threadstore's own series, observed from outside the domain code: appends and items
+ *   appended (the bus's published `thread-items` events), live followers (bus listeners),
+ *   the PostgreSQL pool, Redis connected;
+ * - the process (prom-client's default metrics) and the build.
+ * Services never import prom-client.
+ */
+import { createCounter, type FillLabelsFnParams, usePrometheus } from '@graphql-yoga/plugin-prometheus';
+import type { Plugin } from 'graphql-yoga';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { Database } from '../db/client.js';
+import type { EventBus } from '../pubsub/bus.js';
+import type { RedisEventTarget } from '../pubsub/redis.js';
+import type { Topics } from '../pubsub/topics.js';
+import type { BuildInfo } from './build-info.js';
+import { clientErrorCode } from './mask-error.js';
+
+export interface Metrics {
+  registry: Registry;
+  /** Yoga's Prometheus plugin: serves /metrics and records GraphQL requests. */
+  plugin: Plugin;
+  /** `bus` as seen by services, with appends and listeners counted on the way through. */
+  observeBus(bus: EventBus): EventBus;
+}
+
+export interface MetricsSources {
+  db: Database;
+  redis: RedisEventTarget | null;
+  build: BuildInfo;
+}
+
+// What a client sees for an error without a code of its own, by the phase it failed in.
+const PHASE_CODES: Record<string, string> = {
+  parse: 'GRAPHQL_PARSE_FAILED',
+  validate: 'GRAPHQL_VALIDATION_FAILED',
+  context: 'INTERNAL_SERVER_ERROR',
+};
+
+/** Yoga's Prometheus plugin on `registry`: the request, latency and error series only. */
+function graphqlPlugin(registry: Registry): Plugin {
+  type Phase = 'parse' | 'validate' | 'context' | 'execute' | 'subscribe';
+  type Label = 'operationType' | 'operationName' | 'phase' | 'code';
+  const errors = createCounter<Phase, Label, FillLabelsFnParams & { errorPhase: Phase }>({
+    registry,
+    counter: {
+      name: 'graphql_envelop_error_result',
+      help: 'GraphQL errors by operation, phase and the extensions.code clients see',
+      labelNames: ['operationType', 'operationName', 'phase', 'code'],
+    },
+    fillLabelsFn: (params) => {
+      // A subscription that fails to start reports no phase (nor error).
+      const phase = params.errorPhase ?? 'subscribe';
+      const fallback = PHASE_CODES[phase] ?? 'UNKNOWN';
+      return {
+        operationType: params.operationType ?? 'unknown',
+        operationName: params.operationName ?? 'Anonymous',
+        phase,
+        // A failed validation is reported once, without its errors.
+        code: params.error ? clientErrorCode(params.error, fallback) : fallback,
+      };
+    },
+  });
+  return usePrometheus({
+    registry,
+    endpoint: '/metrics',
+    // The URL label would carry GET requests' query strings (queries and variables).
+    labels: { url: false },
+    metrics: {
+      graphql_envelop_request: true,
+      graphql_envelop_request_duration: true,
+      graphql_envelop_error_result: errors,
+      graphql_yoga_http_duration: true,
+      graphql_envelop_request_time_summary: false,
+      graphql_envelop_phase_parse: false,
+      graphql_envelop_phase_validate: false,
+      graphql_envelop_phase_context: false,
+      graphql_envelop_phase_execute: false,
+      graphql_envelop_phase_subscribe: false,
+      graphql_envelop_deprecated_field: false,
+      graphql_envelop_schema_change: false,
+    },
+  });
+}
+
+/** The PostgreSQL pool's gauges, read at scrape time (absent on SQLite: no pool). */
+function registerPoolGauges(registry: Registry, db: Database): void {
+  if (!db.pool()) return;
+  const gauge = (name: string, help: string, read: (p: NonNullable<ReturnType<Database['pool']>>) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const pool = db.pool();
+        if (pool) this.set(read(pool));
+      },
+    });
+  gauge('threadstore_db_pool_in_use', 'PostgreSQL connections checked out of the pool', (p) => p.total - p.idle);
+  gauge('threadstore_db_pool_idle', 'PostgreSQL connections open and idle in the pool', (p) => p.idle);
+  gauge('threadstore_db_pool_waiting', 'Queries waiting for a free PostgreSQL connection', (p) => p.waiting);
+}
+
+/** Builds the registry and everything that reports to it. */
+export function createMetrics({ db, redis, build }: MetricsSources): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'threadstore_build_info',
+    help: 'The running build: version and commit (always 1)',
+    labelNames: ['version', 'commit'] as const,
+    registers: [registry],
+  }).set({ version: build.version, commit: build.commit }, 1);
+  const appends = new Counter({
+    name: 'threadstore_appends_total',
+    help: 'Appends committed by this instance (each publishes one thread-items event)',
+    registers: [registry],
+  });
+  const itemsAppended = new Counter({
+    name: 'threadstore_items_appended_total',
+    help: 'Items appended by this instance',
+    registers: [registry],
+  });
+  const followers: Record<keyof Topics, number> = { 'thread-items': 0, 'thread-events': 0 };
+  new Gauge({
+    name: 'threadstore_live_followers',
+    help: 'Live subscriptions on this instance, by topic (thread-items: threadItems, thread-events: threadEvents)',
+    labelNames: ['topic'] as const,
+    registers: [registry],
+    collect() {
+      for (const [topic, count] of Object.entries(followers)) this.set({ topic }, count);
+    },
+  });
+  registerPoolGauges(registry, db);
+  if (redis) {
+    new Gauge({
+      name: 'threadstore_redis_connected',
+      help: '1 while both Redis connections (publish, subscribe) are ready, else 0',
+      registers: [registry],
+      collect() {
+        this.set(redis.connected() ? 1 : 0);
+      },
+    });
+  }
+  return {
+    registry,
+    plugin: graphqlPlugin(registry),
+    observeBus: (bus) => ({
+      ...bus,
+      publish(topic, key, payload) {
+        bus.publish(topic, key, payload);
+        const event = payload as Topics['thread-items'];
+        if (topic === 'thread-items' && event.kind === 'appended') {
+          appends.inc();
+          itemsAppended.inc(event.items.length);
+        }
+      },
+      listen(topic, key, handler) {
+        const stop = bus.listen(topic, key, handler);
+        followers[topic] += 1;
+        let active = true;
+        return () => {
+          if (active) followers[topic] -= 1;
+          active = false;
+          stop();
+        };
+      },
+    }),
+  };
+}
