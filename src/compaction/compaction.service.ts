@@ -5,7 +5,6 @@
  */
 import type { ServiceContext } from '../context.js';
 import { transaction } from '../db/transaction.js';
-import { readInChunks } from '../db/chunks.js';
 import {
   assertNoNul,
   BadUserInputError,
@@ -13,39 +12,28 @@ import {
   PayloadTooLargeError,
   threadNotFound,
 } from '../errors.js';
-import type { Compaction, Item, Thread } from '../generated/prisma/client.js';
+import { assertThreadId, compactionId } from '../ids.js';
+import { publishAppended } from '../items/item-events.js';
+import { reserveSeqs } from '../items/item.service.js';
 import {
-  type ItemRecord,
+  hasItemNotOfType,
   insertItems,
-  publishAppended,
-  reserveSeqs,
-  toItemRecord,
-} from '../items/item.service.js';
+  type ItemRecord,
+  selectToolItems,
+} from '../items/item.store.js';
 import { jsonBytes } from '../json.js';
-import { assertThreadId } from '../threads/thread.service.js';
+import { publishThreadEvent } from '../pubsub/bus.js';
+import { selectThread, type ThreadRecord, touchThread } from '../threads/thread.store.js';
+import {
+  type CompactionRecord,
+  deleteCompactionRows,
+  insertCompaction,
+  selectCompactions,
+  selectCompactionsByMarker,
+  selectOverlapping,
+  selectUncoveredItems,
+} from './compaction.store.js';
 import { assembleContext, pairToolCalls, separatedPair } from './context.js';
-
-/** A stored compaction record; `id` is "<threadId>:compaction:<markerSeq>". */
-export interface CompactionRecord extends Compaction {
-  id: string;
-}
-
-/** The stable id of a compaction record: its marker seq never changes and is never reused. */
-export function compactionId(threadId: string, markerSeq: number): string {
-  return `${threadId}:compaction:${markerSeq}`;
-}
-
-function toRecord(row: Compaction): CompactionRecord {
-  const markerSeq = Number(row.markerSeq);
-  return {
-    ...row,
-    startSeq: Number(row.startSeq),
-    endSeq: Number(row.endSeq),
-    markerSeq,
-    createdAt: new Date(row.createdAt),
-    id: compactionId(row.threadId, markerSeq),
-  };
-}
 
 /** Longest createdBy accepted, as for appended items. */
 const MAX_LABEL_LENGTH = 256;
@@ -71,7 +59,7 @@ export interface AddCompactionInput {
 export async function addCompaction(
   ctx: ServiceContext,
   input: AddCompactionInput,
-): Promise<{ compaction: CompactionRecord; marker: ItemRecord; thread: Thread }> {
+): Promise<{ compaction: CompactionRecord; marker: ItemRecord; thread: ThreadRecord }> {
   assertThreadId(input.threadId, 'threadId');
   const { threadId, startSeq, endSeq } = input;
   if (startSeq < 0) throw new BadUserInputError('startSeq must be 0 or more.', { field: 'startSeq' });
@@ -113,32 +101,21 @@ export async function addCompaction(
         { field: 'endSeq', lastSeq },
       );
     }
-    const overlapping = await tx.compaction.findFirst({
-      where: { tenantId, threadId, startSeq: { lte: endSeq }, endSeq: { gte: startSeq } },
-    });
+    const overlapping = await selectOverlapping(tx, tenantId, threadId, { startSeq, endSeq });
     if (overlapping) {
       throw new ConflictError(
         `The range ${startSeq}..${endSeq} overlaps the compaction of ${overlapping.startSeq}..${overlapping.endSeq}; clear compactions or pick a range outside it.`,
         { startSeq: overlapping.startSeq, endSeq: overlapping.endSeq },
       );
     }
-    const covered = await tx.item.findFirst({
-      where: { tenantId, threadId, seq: { gte: startSeq, lte: endSeq }, type: { not: 'compaction' } },
-      select: { seq: true },
-    });
-    if (!covered) {
+    if (!(await hasItemNotOfType(tx, tenantId, threadId, { startSeq, endSeq }, 'compaction'))) {
       throw new BadUserInputError(
         `The range ${startSeq}..${endSeq} holds no stored item other than compaction markers.`,
         { field: 'startSeq' },
       );
     }
-    const toolItems = await tx.item.findMany({
-      where: { tenantId, threadId, type: { in: ['tool_call', 'tool_result'] } },
-      select: { seq: true, type: true, callId: true },
-      orderBy: { seq: 'asc' },
-    });
     const split = separatedPair(
-      pairToolCalls(toolItems.map((t) => ({ ...t, seq: Number(t.seq) }))),
+      pairToolCalls(await selectToolItems(tx, tenantId, threadId)),
       startSeq,
       endSeq,
     );
@@ -148,17 +125,15 @@ export async function addCompaction(
         { callSeq: split.callSeq, resultSeq: split.resultSeq },
       );
     }
-    const compaction = await tx.compaction.create({
-      data: {
-        tenantId,
-        threadId,
-        startSeq,
-        endSeq,
-        summary: input.summary,
-        createdAt: now,
-        createdBy: input.createdBy ?? null,
-        markerSeq,
-      },
+    const compaction = await insertCompaction(tx, {
+      tenantId,
+      threadId,
+      startSeq,
+      endSeq,
+      summary: input.summary,
+      createdAt: now,
+      createdBy: input.createdBy ?? null,
+      markerSeq,
     });
     const [marker] = await insertItems(
       tx,
@@ -178,7 +153,7 @@ export async function addCompaction(
       ],
       now,
     );
-    return { compaction: toRecord(compaction), marker: marker!, thread };
+    return { compaction, marker: marker!, thread };
   });
   publishAppended(ctx, result.thread, [result.marker], now, 'COMPACTED');
   return result;
@@ -191,29 +166,18 @@ export async function addCompaction(
 export async function clearCompactions(
   ctx: ServiceContext,
   threadId: string,
-): Promise<{ thread: Thread; compactionsDeleted: number }> {
+): Promise<{ thread: ThreadRecord; compactionsDeleted: number }> {
   assertThreadId(threadId, 'threadId');
   const now = new Date();
+  const { tenantId } = ctx;
   const result = await transaction(ctx.db, async (tx) => {
-    const exists = await tx.thread.findUnique({
-      where: { tenantId_id: { tenantId: ctx.tenantId, id: threadId } },
-      select: { id: true },
-    });
-    if (!exists) throw threadNotFound(threadId);
-    const { count } = await tx.compaction.deleteMany({ where: { tenantId: ctx.tenantId, threadId } });
-    const thread = await tx.thread.update({
-      where: { tenantId_id: { tenantId: ctx.tenantId, id: threadId } },
-      data: { updatedAt: now },
-    });
-    return { thread, compactionsDeleted: count };
+    if (!(await selectThread(tx, tenantId, threadId))) throw threadNotFound(threadId);
+    const compactionsDeleted = await deleteCompactionRows(tx, tenantId, threadId);
+    const thread = await touchThread(tx, tenantId, threadId, now);
+    if (!thread) throw threadNotFound(threadId);
+    return { thread, compactionsDeleted };
   });
-  ctx.events.publish('thread-events', ctx.tenantId, {
-    type: 'COMPACTED',
-    tenantId: ctx.tenantId,
-    threadId,
-    agentId: result.thread.agentId,
-    at: now.toISOString(),
-  });
+  publishThreadEvent(ctx.events, tenantId, 'COMPACTED', result.thread, now);
   return result;
 }
 
@@ -222,15 +186,11 @@ export async function compactionsOf(
   ctx: ServiceContext,
   threadIds: readonly string[],
 ): Promise<CompactionRecord[][]> {
-  const rows = await ctx.db.prisma.compaction.findMany({
-    where: { tenantId: ctx.tenantId, threadId: { in: [...threadIds] } },
-    orderBy: [{ threadId: 'asc' }, { startSeq: 'asc' }],
-  });
   const byThread = new Map<string, CompactionRecord[]>();
-  for (const row of rows) {
-    const list = byThread.get(row.threadId) ?? [];
-    list.push(toRecord(row));
-    byThread.set(row.threadId, list);
+  for (const record of await selectCompactions(ctx.db.prisma, ctx.tenantId, threadIds)) {
+    const list = byThread.get(record.threadId) ?? [];
+    list.push(record);
+    byThread.set(record.threadId, list);
   }
   return threadIds.map((id) => byThread.get(id) ?? []);
 }
@@ -240,12 +200,8 @@ export async function findCompactions(
   ctx: ServiceContext,
   keys: readonly { threadId: string; markerSeq: number }[],
 ): Promise<(CompactionRecord | null)[]> {
-  const rows = await readInChunks(keys, 3, (chunk) =>
-    ctx.db.prisma.compaction.findMany({
-      where: { OR: chunk.map((k) => ({ tenantId: ctx.tenantId, threadId: k.threadId, markerSeq: k.markerSeq })) },
-    }),
-  );
-  const byId = new Map(rows.map((row) => [compactionId(row.threadId, Number(row.markerSeq)), toRecord(row)]));
+  const records = await selectCompactionsByMarker(ctx.db.prisma, ctx.tenantId, keys);
+  const byId = new Map(records.map((record) => [record.id, record]));
   return keys.map((k) => byId.get(compactionId(k.threadId, k.markerSeq)) ?? null);
 }
 
@@ -256,23 +212,12 @@ export type ContextEntry = CompactionRecord | ItemRecord;
  * What an agent sends to its model: each record in place of its range, then every uncovered
  * item, in seq order; markers left out (contract: Thread.context). Two statements.
  */
-export async function threadContext(ctx: ServiceContext, thread: Thread): Promise<ContextEntry[]> {
-  const records = (
-    await ctx.db.prisma.compaction.findMany({
-      where: { tenantId: ctx.tenantId, threadId: thread.id },
-      orderBy: { startSeq: 'asc' },
-    })
-  ).map(toRecord);
-  // Covered items are left out in SQL, with a fixed number of parameters however many
-  // records the thread has.
-  const rows = await ctx.db.prisma.$queryRaw<Item[]>`
-    SELECT i.* FROM "Item" i
-    WHERE i."tenantId" = ${ctx.tenantId} AND i."threadId" = ${thread.id} AND i."type" <> 'compaction'
-      AND NOT EXISTS (SELECT 1 FROM "Compaction" c
-        WHERE c."tenantId" = i."tenantId" AND c."threadId" = i."threadId"
-          AND i."seq" BETWEEN c."startSeq" AND c."endSeq")
-    ORDER BY i."seq"`;
-  return assembleContext(records, rows.map(toItemRecord));
+export async function threadContext(ctx: ServiceContext, thread: ThreadRecord): Promise<ContextEntry[]> {
+  const [records, items] = await Promise.all([
+    selectCompactions(ctx.db.prisma, ctx.tenantId, [thread.id]),
+    selectUncoveredItems(ctx.db.prisma, ctx.tenantId, thread.id),
+  ]);
+  return assembleContext(records, items);
 }
 
 /** True when a context entry is a compaction record. */
