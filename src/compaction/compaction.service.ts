@@ -4,7 +4,7 @@
  * Thread.compactions, Thread.context).
  */
 import type { ServiceContext } from '../context.js';
-import { transaction } from '../db/transaction.js';
+import { type Executor, transaction } from '../db/transaction.js';
 import {
   assertNoNul,
   BadUserInputError,
@@ -19,6 +19,7 @@ import {
   hasItemNotOfType,
   insertItems,
   type ItemRecord,
+  type PreparedItem,
   selectToolItems,
 } from '../items/item.store.js';
 import { jsonBytes } from '../json.js';
@@ -47,21 +48,13 @@ export interface AddCompactionInput {
 }
 
 /**
- * Records a summary of items startSeq..endSeq and appends its compaction marker, in one
- * transaction that first takes the thread's row (so concurrent compactions of one thread
- * serialise).
- * @throws BadUserInputError reversed range, negative start, past lastSeq, no stored item
- *   other than markers, a tool call separated from its result, createdBy over 256 chars
- * @throws PayloadTooLargeError when the marker's data would be over the item size limit
- * @throws ConflictError overlap with an existing record
- * @throws NotFoundError unknown thread
+ * Checks what can be checked without the database and serialises the marker's data.
+ * @returns the marker's data as JSON text
+ * @throws BadUserInputError, PayloadTooLargeError (see addCompaction)
  */
-export async function addCompaction(
-  ctx: ServiceContext,
-  input: AddCompactionInput,
-): Promise<{ compaction: CompactionRecord; marker: ItemRecord; thread: ThreadRecord }> {
+function checkInput(ctx: ServiceContext, input: AddCompactionInput): string {
   assertThreadId(input.threadId, 'threadId');
-  const { threadId, startSeq, endSeq } = input;
+  const { startSeq, endSeq } = input;
   if (startSeq < 0) throw new BadUserInputError('startSeq must be 0 or more.', { field: 'startSeq' });
   if (startSeq > endSeq) {
     throw new BadUserInputError(`The range is reversed: startSeq ${startSeq} is after endSeq ${endSeq}.`, {
@@ -87,44 +80,76 @@ export async function addCompaction(
       { field: 'summary', bytes: markerBytes, limit: ctx.limits.maxItemBytes },
     );
   }
+  return markerJson;
+}
+
+/**
+ * The compaction rule, checked inside the transaction that holds the thread's row: the range
+ * ends at or before `lastSeq`, overlaps no record, holds a stored item other than markers,
+ * and separates no tool call from its result (ARCHITECTURE.md, "What the data means").
+ * @throws BadUserInputError, ConflictError (see addCompaction)
+ */
+async function checkRange(
+  tx: Executor,
+  tenantId: string,
+  threadId: string,
+  range: { startSeq: number; endSeq: number },
+  lastSeq: number,
+): Promise<void> {
+  const { startSeq, endSeq } = range;
+  if (endSeq > lastSeq) {
+    throw new BadUserInputError(
+      lastSeq < 0
+        ? 'The thread has no items to compact yet.'
+        : `endSeq ${endSeq} is past the thread's last seq ${lastSeq}.`,
+      { field: 'endSeq', lastSeq },
+    );
+  }
+  const overlapping = await selectOverlapping(tx, tenantId, threadId, range);
+  if (overlapping) {
+    throw new ConflictError(
+      `The range ${startSeq}..${endSeq} overlaps the compaction of ${overlapping.startSeq}..${overlapping.endSeq}; clear compactions or pick a range outside it.`,
+      { startSeq: overlapping.startSeq, endSeq: overlapping.endSeq },
+    );
+  }
+  if (!(await hasItemNotOfType(tx, tenantId, threadId, range, 'compaction'))) {
+    throw new BadUserInputError(
+      `The range ${startSeq}..${endSeq} holds no stored item other than compaction markers.`,
+      { field: 'startSeq' },
+    );
+  }
+  const split = separatedPair(pairToolCalls(await selectToolItems(tx, tenantId, threadId)), startSeq, endSeq);
+  if (split) {
+    throw new BadUserInputError(
+      `The range ${startSeq}..${endSeq} separates the tool call at seq ${split.callSeq} from its result at seq ${split.resultSeq}; include both or neither.`,
+      { callSeq: split.callSeq, resultSeq: split.resultSeq },
+    );
+  }
+}
+
+/**
+ * Records a summary of items startSeq..endSeq and appends its compaction marker, in one
+ * transaction that first takes the thread's row (so concurrent compactions of one thread
+ * serialise).
+ * @throws BadUserInputError reversed range, negative start, past lastSeq, no stored item
+ *   other than markers, a tool call separated from its result, createdBy over 256 chars
+ * @throws PayloadTooLargeError when the marker's data would be over the item size limit
+ * @throws ConflictError overlap with an existing record
+ * @throws NotFoundError unknown thread
+ */
+export async function addCompaction(
+  ctx: ServiceContext,
+  input: AddCompactionInput,
+): Promise<{ compaction: CompactionRecord; marker: ItemRecord; thread: ThreadRecord }> {
+  const markerJson = checkInput(ctx, input);
+  const { threadId, startSeq, endSeq } = input;
+  const createdBy = input.createdBy ?? null;
   const now = new Date();
-  const tenantId = ctx.tenantId;
+  const { tenantId } = ctx;
   const result = await transaction(ctx.db, async (tx) => {
     const thread = await reserveSeqs(tx, tenantId, threadId, 1, now);
     const markerSeq = thread.nextSeq - 1;
-    const lastSeq = markerSeq - 1; // before this marker
-    if (endSeq > lastSeq) {
-      throw new BadUserInputError(
-        lastSeq < 0
-          ? 'The thread has no items to compact yet.'
-          : `endSeq ${endSeq} is past the thread's last seq ${lastSeq}.`,
-        { field: 'endSeq', lastSeq },
-      );
-    }
-    const overlapping = await selectOverlapping(tx, tenantId, threadId, { startSeq, endSeq });
-    if (overlapping) {
-      throw new ConflictError(
-        `The range ${startSeq}..${endSeq} overlaps the compaction of ${overlapping.startSeq}..${overlapping.endSeq}; clear compactions or pick a range outside it.`,
-        { startSeq: overlapping.startSeq, endSeq: overlapping.endSeq },
-      );
-    }
-    if (!(await hasItemNotOfType(tx, tenantId, threadId, { startSeq, endSeq }, 'compaction'))) {
-      throw new BadUserInputError(
-        `The range ${startSeq}..${endSeq} holds no stored item other than compaction markers.`,
-        { field: 'startSeq' },
-      );
-    }
-    const split = separatedPair(
-      pairToolCalls(await selectToolItems(tx, tenantId, threadId)),
-      startSeq,
-      endSeq,
-    );
-    if (split) {
-      throw new BadUserInputError(
-        `The range ${startSeq}..${endSeq} separates the tool call at seq ${split.callSeq} from its result at seq ${split.resultSeq}; include both or neither.`,
-        { callSeq: split.callSeq, resultSeq: split.resultSeq },
-      );
-    }
+    await checkRange(tx, tenantId, threadId, { startSeq, endSeq }, markerSeq - 1);
     const compaction = await insertCompaction(tx, {
       tenantId,
       threadId,
@@ -132,28 +157,20 @@ export async function addCompaction(
       endSeq,
       summary: input.summary,
       createdAt: now,
-      createdBy: input.createdBy ?? null,
+      createdBy,
       markerSeq,
     });
-    const [marker] = await insertItems(
-      tx,
-      tenantId,
-      threadId,
-      markerSeq,
-      [
-        {
-          type: 'compaction',
-          status: 'COMPLETED',
-          responseId: null,
-          createdBy: input.createdBy ?? null,
-          createdAt: now,
-          callId: null,
-          dataJson: markerJson,
-        },
-      ],
-      now,
-    );
-    return { compaction, marker: marker!, thread };
+    const marker: PreparedItem = {
+      type: 'compaction',
+      status: 'COMPLETED',
+      responseId: null,
+      createdBy,
+      createdAt: now,
+      callId: null,
+      dataJson: markerJson,
+    };
+    const [written] = await insertItems(tx, tenantId, threadId, markerSeq, [marker], now);
+    return { compaction, marker: written!, thread };
   });
   publishAppended(ctx, result.thread, [result.marker], now, 'COMPACTED');
   return result;
