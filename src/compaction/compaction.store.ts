@@ -1,11 +1,12 @@
 /**
  * Storage of compaction records: every SQL statement and Prisma call on the Compaction table,
  * rows parsed into CompactionRecords here and nowhere else, and the context read (items left
- * uncovered by every record). No rules: compaction.service.ts holds them.
+ * uncovered by every record). Reads are raw statements, writes Prisma's model API, as in the
+ * other stores. No rules: compaction.service.ts holds them.
  */
 import { readInChunks } from '../db/chunks.js';
 import type { Executor } from '../db/transaction.js';
-import type { Compaction, Item } from '../generated/prisma/client.js';
+import { type Compaction, type Item, Prisma } from '../generated/prisma/client.js';
 import { compactionId } from '../ids.js';
 import { type ItemRecord, toItemRecord } from '../items/item.store.js';
 
@@ -48,9 +49,11 @@ export async function selectOverlapping(
   threadId: string,
   range: { startSeq: number; endSeq: number },
 ): Promise<CompactionRecord | null> {
-  const row = await tx.compaction.findFirst({
-    where: { tenantId, threadId, startSeq: { lte: range.endSeq }, endSeq: { gte: range.startSeq } },
-  });
+  const [row] = await tx.$queryRaw<Compaction[]>`
+    SELECT * FROM "Compaction"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId}
+      AND "startSeq" <= ${range.endSeq} AND "endSeq" >= ${range.startSeq}
+    LIMIT 1`;
   return row ? toCompactionRecord(row) : null;
 }
 
@@ -72,16 +75,19 @@ export async function deleteCompactionRows(
   return count;
 }
 
-/** The records of several threads in one statement, by thread, then startSeq. */
+/** The records of several threads, by thread, then startSeq; one statement per chunk. */
 export async function selectCompactions(
   db: Executor,
   tenantId: string,
   threadIds: readonly string[],
 ): Promise<CompactionRecord[]> {
-  const rows = await db.compaction.findMany({
-    where: { tenantId, threadId: { in: [...threadIds] } },
-    orderBy: [{ threadId: 'asc' }, { startSeq: 'asc' }],
-  });
+  const rows = await readInChunks(
+    threadIds,
+    1,
+    (chunk) => db.$queryRaw<Compaction[]>`
+      SELECT * FROM "Compaction" WHERE "tenantId" = ${tenantId} AND "threadId" IN (${Prisma.join(chunk)})
+      ORDER BY "threadId", "startSeq"`,
+  );
   return rows.map(toCompactionRecord);
 }
 
@@ -91,10 +97,12 @@ export async function selectCompactionsByMarker(
   tenantId: string,
   keys: readonly { threadId: string; markerSeq: number }[],
 ): Promise<CompactionRecord[]> {
-  const rows = await readInChunks(keys, 3, (chunk) =>
-    db.compaction.findMany({
-      where: { OR: chunk.map((k) => ({ tenantId, threadId: k.threadId, markerSeq: k.markerSeq })) },
-    }),
+  const rows = await readInChunks(
+    keys,
+    2,
+    (chunk) => db.$queryRaw<Compaction[]>`
+      SELECT * FROM "Compaction" WHERE "tenantId" = ${tenantId}
+        AND ("threadId", "markerSeq") IN (${Prisma.join(chunk.map((k) => Prisma.sql`(${k.threadId}, ${k.markerSeq})`))})`,
   );
   return rows.map(toCompactionRecord);
 }

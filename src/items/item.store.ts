@@ -1,11 +1,13 @@
 /**
  * Storage of the item log and its idempotency keys: every SQL statement and Prisma call on the
- * Item and IdempotencyKey tables, rows parsed into ItemRecords here and nowhere else. No
+ * Item and IdempotencyKey tables, rows parsed into ItemRecords here and nowhere else. Item
+ * reads and inserts are raw statements (CPU profiles in bench/ put most of their cost in
+ * Prisma's per-call query compilation); deletes and key records use Prisma's model API. No
  * rules: item.service.ts decides seqs, bounds and what a missing row means.
  */
 import { readInChunks } from '../db/chunks.js';
 import type { Executor } from '../db/transaction.js';
-import { type Item, Prisma } from '../generated/prisma/client.js';
+import { type Item, Prisma, type Thread } from '../generated/prisma/client.js';
 import { itemId } from '../ids.js';
 import { type ThreadRecord, toThreadRecord } from '../threads/thread.store.js';
 import type { ItemStatus } from './item-types.js';
@@ -103,23 +105,25 @@ export interface IdempotencyRecord {
   thread: ThreadRecord;
 }
 
-/** The record of an idempotency key on a thread, or null. */
+/** The record of an idempotency key on a thread with the thread as it is now, or null. */
 export async function selectIdempotencyKey(
   db: Executor,
   tenantId: string,
   threadId: string,
   key: string,
 ): Promise<IdempotencyRecord | null> {
-  const row = await db.idempotencyKey.findUnique({
-    where: { tenantId_threadId_key: { tenantId, threadId, key } },
-    include: { thread: true },
-  });
+  type Row = Thread & { keyRequestHash: string; keyFirstSeq: number; keyItemCount: number };
+  const [row] = await db.$queryRaw<Row[]>`
+    SELECT t.*, k."requestHash" AS "keyRequestHash", k."firstSeq" AS "keyFirstSeq",
+      k."itemCount" AS "keyItemCount"
+    FROM "IdempotencyKey" k JOIN "Thread" t ON t."tenantId" = k."tenantId" AND t."id" = k."threadId"
+    WHERE k."tenantId" = ${tenantId} AND k."threadId" = ${threadId} AND k."key" = ${key}`;
   if (!row) return null;
   return {
-    requestHash: row.requestHash,
-    firstSeq: Number(row.firstSeq),
-    itemCount: Number(row.itemCount),
-    thread: toThreadRecord(row.thread),
+    requestHash: row.keyRequestHash,
+    firstSeq: Number(row.keyFirstSeq),
+    itemCount: Number(row.keyItemCount),
+    thread: toThreadRecord(row),
   };
 }
 
@@ -146,11 +150,11 @@ export async function selectItemRange(
   threadId: string,
   range: { after: number; upTo: number; limit?: number },
 ): Promise<ItemRecord[]> {
-  const rows = await db.item.findMany({
-    where: { tenantId, threadId, seq: { gt: range.after, lte: range.upTo } },
-    orderBy: { seq: 'asc' },
-    ...(range.limit === undefined ? {} : { take: range.limit }),
-  });
+  const rows = await db.$queryRaw<Item[]>`
+    SELECT * FROM "Item"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId}
+      AND "seq" > ${range.after} AND "seq" <= ${range.upTo}
+    ORDER BY "seq" ${range.limit === undefined ? Prisma.empty : Prisma.sql`LIMIT ${range.limit}`}`;
   return rows.map(toItemRecord);
 }
 
@@ -167,20 +171,21 @@ export interface ItemPageQuery {
   limit: number;
 }
 
-/**
- * Up to `limit` items within the bounds, in read order (descending when backward). Raw, like
- * the append path: a history page is a hot read, and Prisma's query compilation per call was
- * most of its CPU (bench S5).
- */
+/** Up to `limit` items within the bounds, in read order (descending when backward). */
 export async function selectItemPage(db: Executor, q: ItemPageQuery): Promise<ItemRecord[]> {
   const rows = await db.$queryRaw<Item[]>`
     SELECT * FROM "Item"
     WHERE "tenantId" = ${q.tenantId} AND "threadId" = ${q.threadId} AND "seq" > ${q.lower}
       ${q.upper === null ? Prisma.empty : Prisma.sql`AND "seq" < ${q.upper}`}
-      ${q.types ? Prisma.sql`AND "type" IN (${Prisma.join(q.types)})` : Prisma.empty}
+      ${typesCondition(q.types)}
     ORDER BY "seq" ${Prisma.raw(q.forward ? 'ASC' : 'DESC')}
     LIMIT ${q.limit}`;
   return rows.map(toItemRecord);
+}
+
+/** `AND "type" IN (...)`, or nothing when every type is wanted. */
+function typesCondition(types: readonly string[] | null): Prisma.Sql {
+  return types ? Prisma.sql`AND "type" IN (${Prisma.join(types)})` : Prisma.empty;
 }
 
 /** True when an item of the types (any when null) exists at seq <= atMost or >= atLeast. */
@@ -191,16 +196,12 @@ export async function itemExists(
   types: readonly string[] | null,
   seq: { atMost: number } | { atLeast: number },
 ): Promise<boolean> {
-  const found = await db.item.findFirst({
-    where: {
-      tenantId,
-      threadId,
-      ...(types ? { type: { in: [...types] } } : {}),
-      seq: 'atMost' in seq ? { lte: seq.atMost } : { gte: seq.atLeast },
-    },
-    select: { seq: true },
-  });
-  return found !== null;
+  const bound = 'atMost' in seq ? Prisma.sql`"seq" <= ${seq.atMost}` : Prisma.sql`"seq" >= ${seq.atLeast}`;
+  const found = await db.$queryRaw<unknown[]>`
+    SELECT 1 FROM "Item"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId} AND ${bound} ${typesCondition(types)}
+    LIMIT 1`;
+  return found.length > 0;
 }
 
 /** How many items of the given types a thread stores. */
@@ -210,7 +211,10 @@ export async function countItems(
   threadId: string,
   types: readonly string[],
 ): Promise<number> {
-  return db.item.count({ where: { tenantId, threadId, type: { in: [...types] } } });
+  const [row] = await db.$queryRaw<{ n: number | bigint }[]>`
+    SELECT COUNT(*) AS n FROM "Item"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId} ${typesCondition(types)}`;
+  return Number(row?.n ?? 0);
 }
 
 /** Items by (threadId, seq), in chunks under SQLite's parameter cap; in no particular order. */
@@ -219,10 +223,12 @@ export async function selectItems(
   tenantId: string,
   keys: readonly { threadId: string; seq: number }[],
 ): Promise<ItemRecord[]> {
-  const rows = await readInChunks(keys, 3, (chunk) =>
-    db.item.findMany({
-      where: { OR: chunk.map((k) => ({ tenantId, threadId: k.threadId, seq: k.seq })) },
-    }),
+  const rows = await readInChunks(
+    keys,
+    2,
+    (chunk) => db.$queryRaw<Item[]>`
+      SELECT * FROM "Item" WHERE "tenantId" = ${tenantId}
+        AND ("threadId", "seq") IN (${Prisma.join(chunk.map((k) => Prisma.sql`(${k.threadId}, ${k.seq})`))})`,
   );
   return rows.map(toItemRecord);
 }
@@ -253,12 +259,11 @@ export async function selectToolItems(
   tenantId: string,
   threadId: string,
 ): Promise<{ seq: number; type: string; callId: string | null }[]> {
-  const rows = await db.item.findMany({
-    where: { tenantId, threadId, type: { in: ['tool_call', 'tool_result'] } },
-    select: { seq: true, type: true, callId: true },
-    orderBy: { seq: 'asc' },
-  });
-  return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+  const rows = await db.$queryRaw<Pick<Item, 'seq' | 'type' | 'callId'>[]>`
+    SELECT "seq", "type", "callId" FROM "Item"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId} AND "type" IN ('tool_call', 'tool_result')
+    ORDER BY "seq"`;
+  return rows.map((r) => ({ seq: Number(r.seq), type: r.type, callId: r.callId }));
 }
 
 /** True when an item of another type than `type` is stored at startSeq..endSeq. */
@@ -269,11 +274,12 @@ export async function hasItemNotOfType(
   range: { startSeq: number; endSeq: number },
   type: string,
 ): Promise<boolean> {
-  const found = await db.item.findFirst({
-    where: { tenantId, threadId, seq: { gte: range.startSeq, lte: range.endSeq }, type: { not: type } },
-    select: { seq: true },
-  });
-  return found !== null;
+  const found = await db.$queryRaw<unknown[]>`
+    SELECT 1 FROM "Item"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId}
+      AND "seq" BETWEEN ${range.startSeq} AND ${range.endSeq} AND "type" <> ${type}
+    LIMIT 1`;
+  return found.length > 0;
 }
 
 /** Deletes a thread's items created before `before`; returns how many. */

@@ -1,6 +1,8 @@
 /**
  * Storage of threads: every SQL statement and Prisma call on the Thread table, rows parsed
- * into ThreadRecords here and nowhere else. No rules: callers (thread.service.ts, and the
+ * into ThreadRecords here and nowhere else. Reads are raw statements (Prisma's per-call query
+ * compilation was most of a read's CPU, bench S5); writes use Prisma's model API, but for the
+ * seq counter on the append path. No rules: callers (thread.service.ts, and the
  * item log for the seq counter) validate first and decide what a missing row means.
  */
 import type { Database } from '../db/client.js';
@@ -56,7 +58,7 @@ export async function insertThread(db: Executor, row: NewThreadRow): Promise<Thr
   return toThreadRecord(await db.thread.create({ data: row }));
 }
 
-/** One thread, or null. Raw: every read of a thread starts here (bench S5). */
+/** One thread, or null. */
 export async function selectThread(
   db: Executor,
   tenantId: string,
@@ -73,8 +75,11 @@ export async function selectThreads(
   tenantId: string,
   ids: readonly string[],
 ): Promise<ThreadRecord[]> {
-  const rows = await readInChunks(ids, 1, (chunk) =>
-    db.thread.findMany({ where: { tenantId, id: { in: chunk } } }),
+  const rows = await readInChunks(
+    ids,
+    1,
+    (chunk) => db.$queryRaw<Thread[]>`
+      SELECT * FROM "Thread" WHERE "tenantId" = ${tenantId} AND "id" IN (${Prisma.join(chunk)})`,
   );
   return rows.map(toThreadRecord);
 }
