@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs scenarios S1-S7 and M on one machine in one run, per provider, and
  * writes bench/results/<date>-<provider>.json and .md, prints the table, and (full runs) puts
- * the latest tables into the Performance section of the README(s).
+ * the latest tables into the Performance section of bench/README.md (the top-level README
+ * only links there).
  *
  *   npm run bench                       full run, SQLite then PostgreSQL (~10-15 min on 2 cores)
  *   npm run bench -- --quick            smoke run (~2 min): 2 rounds, smaller sizes, no profiles
@@ -183,11 +184,7 @@ async function main() {
     written.push(`${base}.json`, `${base}.md`);
     console.log(`\n${resultsTable(run)}\n`);
     if (!args.quick && !args.only) {
-      // The top-level README gets the table and how it was measured; the profiles stay in
-      // bench/README.md and the results file.
-      const cut = md.indexOf('#### Where the time goes');
-      const short = `${cut < 0 ? md : md.slice(0, cut)}\nCPU profiles of the missed targets: \`${base.replace(`${root}/`, '')}.md\`.`;
-      if (replaceSection(join(root, 'README.md'), provider, short)) log(`updated the ${provider} table in README.md`);
+      // The table, how it was measured and the profiles of missed targets.
       if (replaceSection(join(root, 'bench', 'README.md'), provider, md)) log(`updated the ${provider} table in bench/README.md`);
     }
   }
