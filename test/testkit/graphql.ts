@@ -26,7 +26,7 @@ export type Operation = DocumentNode | string;
  * The variables argument of an operation: optional when none of its variables is required
  * (`{}` fits), required otherwise.
  */
-export type VariablesArg<V> = object extends V ? [variables?: V] : [variables: V];
+export type VariablesArg<V> = Record<string, never> extends V ? [variables?: V] : [variables: V];
 
 /** The result type of a typed document. */
 export type ResultOf<D> = D extends TypedDocumentNode<infer R, infer _V> ? R : never;

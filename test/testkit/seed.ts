@@ -2,7 +2,7 @@
  * Seeders that build state through the API, on typed documents.
  */
 import { graphql } from '../generated/gql.js';
-import type { AppendItemsInput, NewItem } from '../generated/graphql.js';
+import type { AppendItemsInput, CreateThreadInput, NewItem } from '../generated/graphql.js';
 import type { TestApp } from './app.js';
 
 let counter = 0;
@@ -32,7 +32,7 @@ const APPEND_ITEMS = graphql(`
 /** Creates a thread; returns its id. */
 export async function createThread(
   t: TestApp,
-  input: { id?: string; agentId?: string; name?: string | null; metadata?: unknown } = {},
+  input: Partial<CreateThreadInput> = {},
 ): Promise<string> {
   const data = await t.execute(CREATE_THREAD, {
     input: { agentId: 'agent-1', ...input, id: input.id ?? `thread-${process.pid}-${++counter}` },
