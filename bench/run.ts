@@ -16,10 +16,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { root } from '../test/testkit/process.js';
 import type { BenchContext, Scenario, ScenarioResult, Settings } from './lib/context.js';
 import { profilesDir } from './lib/context.js';
 import { createBenchDb, type Provider } from './lib/db.js';
-import { forkRpc, root, type Server, startApp, startBaseline } from './lib/proc.js';
+import { forkRpc, type Server, startApp, startBaseline } from './lib/proc.js';
 import { machineInfo, packageVersions, type RunRecord, resultsTable, runMarkdown, sourceRevision } from './lib/report.js';
 import { mMemory } from './scenarios/m-memory.js';
 import { s1Append } from './scenarios/s1-append.js';
@@ -90,7 +91,7 @@ async function runProvider(provider: Provider, settings: Settings, only: string[
     profileDir: profilesDir,
     log,
     async servers() {
-      if (shared && shared.app.child.exitCode === null && shared.baseline.child.exitCode === null) return shared;
+      if (shared && shared.app.process.exitCode === null && shared.baseline.process.exitCode === null) return shared;
       if (shared) {
         log(`  a server had exited; restarting\n${shared.app.output().slice(-2000)}`);
         await Promise.all([shared.app.stop(), shared.baseline.stop()]);
