@@ -1,21 +1,17 @@
 /**
  * The app in-process in a child started with --expose-gc, for M: the bench can force a GC and
- * read the heap. Commands over IPC: memory (GC, then process.memoryUsage()), stop.
+ * read the heap. The app is built as the tests build it (test/testkit/app.ts) on the bench
+ * database. Commands over IPC: memory (GC, then process.memoryUsage()), stop.
  * Env: DATABASE_URL.
  */
-import pino from 'pino';
-import { buildApp } from '../src/server/app.js';
-import { parseEnv } from '../src/env.js';
+import { buildTestApp } from '../test/testkit/app.js';
 import { serveRpc, sleep } from './lib/proc.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('mem-server needs node --expose-gc');
 
-const app = await buildApp(parseEnv({ LOG_LEVEL: 'silent', DATABASE_URL: process.env.DATABASE_URL ?? '' }), {
-  logger: pino({ level: 'silent' }),
-  migrate: false,
-});
-const port = await app.start(0);
+const t = await buildTestApp({}, { migrate: false }, { url: process.env.DATABASE_URL ?? '' });
+const port = await t.app.start(0);
 
 serveRpc({
   async memory() {
@@ -26,7 +22,7 @@ serveRpc({
     return process.memoryUsage();
   },
   async stop() {
-    await app.stop();
+    await t.close();
     setTimeout(() => process.exit(0), 50);
     return null;
   },

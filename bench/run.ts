@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs scenarios S1-S7 and M on one machine in one run, per provider, and
  * writes bench/results/<date>-<provider>.json and .md, prints the table, and (full runs) puts
- * the latest tables into the Performance section of the README(s).
+ * the latest tables into the Performance section of bench/README.md (the top-level README
+ * only links there).
  *
  *   npm run bench                       full run, SQLite then PostgreSQL (~10-15 min on 2 cores)
  *   npm run bench -- --quick            smoke run (~2 min): 2 rounds, smaller sizes, no profiles
@@ -15,10 +16,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { root } from '../test/testkit/process.js';
 import type { BenchContext, Scenario, ScenarioResult, Settings } from './lib/context.js';
 import { profilesDir } from './lib/context.js';
 import { createBenchDb, type Provider } from './lib/db.js';
-import { forkRpc, root, type Server, startApp, startBaseline } from './lib/proc.js';
+import { forkRpc, type Server, startApp, startBaseline } from './lib/proc.js';
 import { machineInfo, packageVersions, type RunRecord, resultsTable, runMarkdown, sourceRevision } from './lib/report.js';
 import { mMemory } from './scenarios/m-memory.js';
 import { s1Append } from './scenarios/s1-append.js';
@@ -89,7 +91,7 @@ async function runProvider(provider: Provider, settings: Settings, only: string[
     profileDir: profilesDir,
     log,
     async servers() {
-      if (shared && shared.app.child.exitCode === null && shared.baseline.child.exitCode === null) return shared;
+      if (shared && shared.app.process.exitCode === null && shared.baseline.process.exitCode === null) return shared;
       if (shared) {
         log(`  a server had exited; restarting\n${shared.app.output().slice(-2000)}`);
         await Promise.all([shared.app.stop(), shared.baseline.stop()]);
@@ -183,11 +185,7 @@ async function main() {
     written.push(`${base}.json`, `${base}.md`);
     console.log(`\n${resultsTable(run)}\n`);
     if (!args.quick && !args.only) {
-      // The top-level README gets the table and how it was measured; the profiles stay in
-      // bench/README.md and the results file.
-      const cut = md.indexOf('#### Where the time goes');
-      const short = `${cut < 0 ? md : md.slice(0, cut)}\nCPU profiles of the missed targets: \`${base.replace(`${root}/`, '')}.md\`.`;
-      if (replaceSection(join(root, 'README.md'), provider, short)) log(`updated the ${provider} table in README.md`);
+      // The table, how it was measured and the profiles of missed targets.
       if (replaceSection(join(root, 'bench', 'README.md'), provider, md)) log(`updated the ${provider} table in bench/README.md`);
     }
   }

@@ -6,8 +6,11 @@
  * Usage: npx tsx examples/follow.ts <threadId> [--from <seq>] [--url ws://localhost:4000/graphql]
  *   --from -1 replays the whole thread first; without --from only new items are shown.
  */
+import { print } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { graphql } from './generated/gql.js';
+import type { FollowSubscription, FollowSubscriptionVariables } from './generated/graphql.js';
 
 const args = process.argv.slice(2);
 const threadId = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
@@ -33,54 +36,65 @@ const client = createClient({
   },
 });
 
-interface Item {
-  seq: number;
-  type: string;
-  createdBy: string | null;
-  role?: string;
-  content?: string | null;
-  name?: string;
-  arguments?: unknown;
-  output?: unknown;
-  text?: string;
-  summary?: string;
-}
+// The operation, typed by `npm run codegen` (examples/generated/): the result is a union of
+// item types told apart by __typename.
+const FOLLOW = graphql(`
+  subscription Follow($threadId: ID!, $afterSeq: Int) {
+    threadItems(threadId: $threadId, afterSeq: $afterSeq) {
+      __typename
+      ... on ConversationItem {
+        seq
+        type
+      }
+      ... on MessageItem {
+        role
+        content
+      }
+      ... on ToolCallItem {
+        name
+        arguments
+      }
+      ... on ToolResultItem {
+        output
+      }
+      ... on ReasoningItem {
+        text
+      }
+      ... on TerminalItem {
+        text
+      }
+      ... on CompactionItem {
+        summary
+      }
+    }
+  }
+`);
+
+type Item = FollowSubscription['threadItems'];
 
 function show(item: Item): string {
-  const who = item.role ?? item.createdBy ?? item.type;
-  switch (item.type) {
-    case 'message':
-      return `${who}: ${item.content ?? '(parts)'}`;
-    case 'tool_call':
+  switch (item.__typename) {
+    case 'MessageItem':
+      return `${item.role}: ${item.content ?? '(parts)'}`;
+    case 'ToolCallItem':
       return `→ ${item.name}(${JSON.stringify(item.arguments)})`;
-    case 'tool_result':
+    case 'ToolResultItem':
       return `← ${typeof item.output === 'string' ? item.output : JSON.stringify(item.output)}`;
-    case 'compaction':
+    case 'CompactionItem':
       return `[compacted: ${item.summary}]`;
+    case 'ReasoningItem':
+    case 'TerminalItem':
+      return `[${item.type}] ${item.text}`;
     default:
-      return `[${item.type}] ${item.text ?? ''}`;
+      return `[${item.type}] `;
   }
 }
-
-const query = `subscription Follow($threadId: ID!, $afterSeq: Int) {
-  threadItems(threadId: $threadId, afterSeq: $afterSeq) {
-    ... on ConversationItem { seq type createdBy }
-    ... on MessageItem { role content }
-    ... on ToolCallItem { name arguments }
-    ... on ToolResultItem { output }
-    ... on ReasoningItem { text }
-    ... on TerminalItem { text }
-    ... on CompactionItem { summary }
-  }
-}`;
 
 // Each (re)subscription passes the last seq printed: the server replays what came after it.
 for (let failures = 0; ; ) {
   try {
-    for await (const result of client.iterate<{ threadItems: Item }>({
-      query,
-      variables: { threadId, afterSeq: lastSeq },
-    })) {
+    const variables: FollowSubscriptionVariables = { threadId, afterSeq: lastSeq };
+    for await (const result of client.iterate<FollowSubscription>({ query: print(FOLLOW), variables })) {
       if (result.errors) throw new Error(result.errors.map((e) => e.message).join('; '));
       const item = result.data!.threadItems;
       console.log(`${String(item.seq).padStart(5)}  ${show(item).slice(0, 200)}`);

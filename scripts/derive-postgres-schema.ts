@@ -4,7 +4,7 @@
  * - provider "postgresql";
  * - DateTime columns are timestamptz(3): UTC with milliseconds, like SQLite's ISO text;
  * - the client is generated into src/generated/prisma-pg (a Prisma client is bound to one
- *   provider); no Pothos generator (the types come from the canonical schema).
+ *   provider).
  * Usage: npm run schema:derive (also run by `npm run generate`). `--check` exits 1 when stale.
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -17,7 +17,6 @@ const target = join(root, 'prisma', 'postgresql', 'schema.prisma');
 /** The derived schema text. */
 export function derivePostgresSchema(text: string): string {
   let out = text
-    .replace(/generator pothos \{[^}]*\}\n\n/, '')
     .replace(/output(\s*)= "\.\.\/src\/generated\/prisma"/, 'output$1= "../../src/generated/prisma-pg"')
     .replace(/provider = "sqlite"/, 'provider = "postgresql"')
     // Every DateTime field (not already annotated) becomes timestamptz(3).

@@ -79,28 +79,31 @@ export function decodeCursor<T>(
 /**
  * A value computed only when awaited. GraphQL awaits a field's value only when the field is
  * selected, so a page flag or a count that nobody asked for costs no SQL statement.
+ * Typed as the value it resolves to: graphql-js awaits any thenable a field holds, and
+ * Pothos' connection shapes (PageInfoShape, totalCount) declare plain values.
  */
-export function lazy<T>(compute: () => Promise<T>): PromiseLike<T> {
+export function lazy<T>(compute: () => Promise<T>): T {
   let started: Promise<T> | undefined;
-  return {
+  const thenable: PromiseLike<T> = {
     // biome-ignore lint/suspicious/noThenProperty: a deliberate thenable
     then(onFulfilled, onRejected) {
       started ??= compute();
       return started.then(onFulfilled, onRejected);
     },
   };
+  return thenable as unknown as T;
 }
 
-/** The connection shape resolvers return; pageInfo flags and totalCount may be lazy. */
+/** The connection shape resolvers return (Relay); flags and totalCount may be lazy. */
 export interface Connection<Node> {
   edges: { cursor: string; node: Node }[];
   pageInfo: {
-    hasNextPage: boolean | PromiseLike<boolean>;
-    hasPreviousPage: boolean | PromiseLike<boolean>;
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
     startCursor: string | null;
     endCursor: string | null;
   };
-  totalCount: number | PromiseLike<number>;
+  totalCount: number;
 }
 
 /**

@@ -3,8 +3,11 @@
  * logged with their stack, and the request size limit.
  */
 import { Writable } from 'node:stream';
+import { print } from 'graphql';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from './generated/gql.js';
+import type { ErrorsPayloadTooLargeMutationVariables } from './generated/graphql.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { createThread } from './testkit/seed.js';
 
@@ -16,6 +19,41 @@ const sink = new Writable({
   },
 });
 
+const THREAD_COUNT = graphql(`
+  query ErrorsThreadCount($n: Int) {
+    threads(first: $n) {
+      totalCount
+    }
+  }
+`);
+
+const THREAD_COMPACTIONS = graphql(`
+  query ErrorsThreadCompactions($id: ID!) {
+    thread(id: $id) {
+      id
+      compactions {
+        id
+      }
+    }
+  }
+`);
+
+const APPEND_REPLAYED = graphql(`
+  mutation ErrorsPayloadTooLarge($input: AppendItemsInput!) {
+    appendItems(input: $input) {
+      replayed
+    }
+  }
+`);
+
+const NEXT_SEQ = graphql(`
+  query ErrorsNextSeq($id: ID!) {
+    thread(id: $id) {
+      nextSeq
+    }
+  }
+`);
+
 let t: TestApp;
 let port: number;
 beforeAll(async () => {
@@ -26,9 +64,11 @@ afterAll(() => t.close());
 
 describe('errors', () => {
   it('parse and validation failures carry their codes', async () => {
+    // Documents that cannot be parsed or validated cannot be typed: these two stay strings.
     expect((await t.expectError('{ thread(id: "x") { id ')).code).toBe('GRAPHQL_PARSE_FAILED');
     expect((await t.expectError('{ thread(id: "x") { nope } }')).code).toBe('GRAPHQL_VALIDATION_FAILED');
-    const coercion = await t.expectError('query($n: Int) { threads(first: $n) { totalCount } }', { n: 'ten' });
+    // A variable of the wrong type on purpose: the server must refuse it.
+    const coercion = await t.expectError(THREAD_COUNT, { n: 'ten' as unknown as number });
     expect(coercion.code).toBe('BAD_USER_INPUT');
   });
 
@@ -37,7 +77,7 @@ describe('errors', () => {
     // Break the database under the service: the next read of compactions fails inside Prisma.
     await t.app.db.prisma.$executeRawUnsafe('ALTER TABLE "Compaction" RENAME TO "CompactionGone"');
     try {
-      const result = await t.request(`query($id: ID!) { thread(id: $id) { id compactions { id } } }`, { id });
+      const result = await t.request(THREAD_COMPACTIONS, { id });
       expect(result.errors?.[0]?.message).toBe('Unexpected error.');
       expect(result.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
       expect(JSON.stringify(result)).not.toMatch(/CompactionGone|prisma|\.ts:\d+/i);
@@ -51,10 +91,10 @@ describe('errors', () => {
 
   it('a request body over MAX_BODY_BYTES is PAYLOAD_TOO_LARGE and writes nothing', async () => {
     const id = await createThread(t);
-    const body = JSON.stringify({
-      query: 'mutation($input: AppendItemsInput!) { appendItems(input: $input) { replayed } }',
-      variables: { input: { threadId: id, items: [{ message: { role: 'user', content: 'x'.repeat(300_000) } }] } },
-    });
+    const variables: ErrorsPayloadTooLargeMutationVariables = {
+      input: { threadId: id, items: [{ message: { role: 'user', content: 'x'.repeat(300_000) } }] },
+    };
+    const body = JSON.stringify({ query: print(APPEND_REPLAYED), variables });
     const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -64,8 +104,8 @@ describe('errors', () => {
     const json = (await response.json()) as { errors: { extensions: { code: string }; message: string }[] };
     expect(json.errors[0]!.extensions.code).toBe('PAYLOAD_TOO_LARGE');
     expect(json.errors[0]!.message).toContain('200000');
-    const after = await t.execute(`query($id: ID!) { thread(id: $id) { nextSeq } }`, { id });
-    expect(after.thread.nextSeq).toBe(0);
+    const after = await t.execute(NEXT_SEQ, { id });
+    expect(after.thread!.nextSeq).toBe(0);
   });
 
   it('GET /healthz and /readyz answer 200 while the database answers', async () => {

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitsFromEnv, type ServiceContext } from '../src/context.js';
 import { parseEnv } from '../src/env.js';
 import { importConversation } from '../src/import/import.service.js';
+import { jsonErrorOffset } from '../src/import/json-errors.js';
 import {
-  jsonErrorOffset,
   type ParsedConversation,
   parseTranscriptFile,
   TranscriptFormatError,

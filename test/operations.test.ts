@@ -3,8 +3,38 @@
  * applied twice, data kept), and SIGTERM (stop accepting, finish in-flight requests, exit 0).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from './generated/gql.js';
 import { createTestDatabase, type TestDatabase } from './testkit/database.js';
 import { startServer } from './testkit/process.js';
+
+const CREATE_THREAD = graphql(`
+  mutation OperationsCreateThread($id: ID!) {
+    createThread(input: { id: $id, agentId: "a" }) {
+      thread {
+        id
+      }
+    }
+  }
+`);
+
+const THREAD = graphql(`
+  query OperationsThread($id: ID!) {
+    thread(id: $id) {
+      id
+      agentId
+    }
+  }
+`);
+
+const APPEND_NEXT_SEQ = graphql(`
+  mutation OperationsAppend($input: AppendItemsInput!) {
+    appendItems(input: $input) {
+      thread {
+        nextSeq
+      }
+    }
+  }
+`);
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -16,7 +46,7 @@ describe('server process', () => {
   it('restarts on the same database with its data and applies nothing twice', async () => {
     const first = await startServer({ DATABASE_URL: database.url });
     expect(first.output()).toContain('applied migrations');
-    const created = await first.graphql('mutation { createThread(input: { id: "kept", agentId: "a" }) { thread { id } } }');
+    const created = await first.graphql(CREATE_THREAD, { id: 'kept' });
     expect(created.errors).toBeUndefined();
     first.process.kill('SIGTERM');
     expect(await first.exited).toBe(0);
@@ -24,7 +54,7 @@ describe('server process', () => {
     const second = await startServer({ DATABASE_URL: database.url });
     try {
       expect(second.output()).not.toContain('applied migrations');
-      const r = await second.graphql('{ thread(id: "kept") { id agentId } }');
+      const r = await second.graphql(THREAD, { id: 'kept' });
       expect(r.data).toEqual({ thread: { id: 'kept', agentId: 'a' } });
       const ready = await fetch(`${second.url}/readyz`);
       expect(ready.status).toBe(200);
@@ -36,19 +66,16 @@ describe('server process', () => {
 
   it('on SIGTERM finishes the request in flight, refuses new connections and exits 0', async () => {
     const server = await startServer({ DATABASE_URL: database.url });
-    await server.graphql('mutation { createThread(input: { id: "drain", agentId: "a" }) { thread { id } } }');
+    await server.graphql(CREATE_THREAD, { id: 'drain' });
     // A large append (about 8 MB of body) that is still being processed when the signal arrives.
     const text = 'x'.repeat(20_000);
     const items = Array.from({ length: 400 }, (_, i) => ({ message: { role: 'user', content: `${i}${text}` } }));
-    const inFlight = server.graphql(
-      'mutation($input: AppendItemsInput!) { appendItems(input: $input) { thread { nextSeq } } }',
-      { input: { threadId: 'drain', items } },
-    );
+    const inFlight = server.graphql(APPEND_NEXT_SEQ, { input: { threadId: 'drain', items } });
     await new Promise((r) => setTimeout(r, 30));
     server.process.kill('SIGTERM');
     const result = await inFlight;
     expect(result.errors).toBeUndefined();
-    expect(result.data.appendItems.thread.nextSeq).toBe(400);
+    expect(result.data!.appendItems.thread.nextSeq).toBe(400);
     expect(await server.exited).toBe(0);
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
   });

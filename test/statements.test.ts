@@ -3,6 +3,7 @@
  * do not grow with the page size or the number of followers.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { graphql } from './generated/gql.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { append, createThread, message } from './testkit/seed.js';
 import { follow, wsClient } from './testkit/ws.js';
@@ -21,8 +22,43 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const LIST = `query($first: Int) { threads(first: $first, filter: { agentId: "statements" }) {
-  edges { node { id name lastItem { __typename ... on ConversationItem { seq } } itemCount } } } }`;
+const LIST = graphql(`
+  query StatementsThreadList($first: Int) {
+    threads(first: $first, filter: { agentId: "statements" }) {
+      edges {
+        node {
+          id
+          name
+          lastItem {
+            __typename
+            ... on ConversationItem {
+              seq
+            }
+          }
+          itemCount
+        }
+      }
+    }
+  }
+`);
+
+const PAGE = graphql(`
+  query StatementsHistoryPage($id: ID!) {
+    thread(id: $id) {
+      items(first: 50, afterSeq: 3) {
+        edges {
+          node {
+            __typename
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`);
 
 it('threads(first: 100) with lastItem and itemCount costs what first: 10 costs, at most 3', async () => {
   const ten = await t.countStatements(() => t.execute(LIST, { first: 10 }));
@@ -34,9 +70,7 @@ it('threads(first: 100) with lastItem and itemCount costs what first: 10 costs, 
 it('a 50-item history page costs at most 2; an append at most 2, in one transaction', async () => {
   const id = threadIds[0]!;
   await append(t, id, Array.from({ length: 60 }, (_, i) => message(`h${i}`)));
-  const page = await t.countStatements(() =>
-    t.execute(`query($id: ID!) { thread(id: $id) { items(first: 50, afterSeq: 3) { edges { node { __typename } } pageInfo { hasNextPage endCursor } } } }`, { id }),
-  );
+  const page = await t.countStatements(() => t.execute(PAGE, { id }));
   expect(page.count, page.log.join('\n')).toBeLessThanOrEqual(2);
   const write = await t.countStatements(() => append(t, id, [message('one more')]));
   expect(write.count, write.log.join('\n')).toBeLessThanOrEqual(2);

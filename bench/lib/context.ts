@@ -5,9 +5,10 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { root } from '../../test/testkit/process.js';
 import type { CannonResult } from '../load.js';
 import type { BenchDb, Provider } from './db.js';
-import { mainThreadProfile, type Rpc, root, type Server, startApp } from './proc.js';
+import { mainThreadProfile, type Rpc, type Server, startApp } from './proc.js';
 import { monotonicMicros, type ProfileSummary, summarizeProfile } from './profile.js';
 import { fmt, fmtRange, median, type Range, range, ratioRange } from './stats.js';
 

@@ -1,16 +1,15 @@
 /**
- * The bench database: a fresh SQLite file or PostgreSQL database per provider and run, migrated
- * with the app's own migrations, and seeded with bulk SQL straight into the tables (fast; the
- * API path is what the scenarios measure, not what they set up).
+ * The bench database: a fresh SQLite file or PostgreSQL database per provider and run (made by
+ * the test kit's createDatabase), migrated with the app's own migrations, and seeded with bulk
+ * SQL straight into the tables (fast; the API path is what the scenarios measure, not what they
+ * set up, which is why the bench does not seed through the test kit's API seeders).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/client.js';
+import { createDatabase, type TestDatabase, type TestProvider } from '../../test/testkit/database.js';
 
-export type Provider = 'sqlite' | 'postgresql';
+export type Provider = TestProvider;
 
 export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -40,37 +39,16 @@ export interface BenchDb {
 
 const iso = (d: Date) => d.toISOString().replace('Z', '+00:00');
 
-/** Creates and migrates a fresh bench database of `provider`. */
+/** Creates and migrates a fresh bench database of `provider` (created as the tests create theirs). */
 export async function createBenchDb(provider: Provider): Promise<BenchDb> {
-  let url: string;
-  let dropDatabase: () => Promise<void>;
-  if (provider === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'threadstore-bench-'));
-    url = `file:${join(dir, 'bench.db')}`;
-    dropDatabase = async () => rmSync(dir, { recursive: true, force: true });
-  } else {
-    const name = `threadstore_bench_${Date.now().toString(36)}_${process.pid}`;
-    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(POSTGRES_ADMIN_URL);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
+  const database = await createDatabase(provider, { serverUrl: POSTGRES_ADMIN_URL, label: 'bench' });
   // The app's own migrations, applied as the app applies them.
-  const migrated = await openDatabase(url);
+  const migrated = await openDatabase(database.url);
   await migrated.close();
-  return provider === 'sqlite' ? sqliteDb(url, dropDatabase) : await postgresDb(url, dropDatabase);
+  return provider === 'sqlite' ? sqliteDb(database) : await postgresDb(database);
 }
 
-function sqliteDb(url: string, dropDatabase: () => Promise<void>): BenchDb {
+function sqliteDb({ url, drop: dropDatabase }: TestDatabase): BenchDb {
   const db = new Database(url.replace(/^file:/, ''), { timeout: 10_000 });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -126,7 +104,7 @@ function sqliteDb(url: string, dropDatabase: () => Promise<void>): BenchDb {
   };
 }
 
-async function postgresDb(url: string, dropDatabase: () => Promise<void>): Promise<BenchDb> {
+async function postgresDb({ url, drop: dropDatabase }: TestDatabase): Promise<BenchDb> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   let closed = false;

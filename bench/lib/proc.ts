@@ -1,26 +1,19 @@
 /**
- * Child processes of the bench: the app (`node --import tsx src/main.ts`, as
- * test/testkit/process.ts starts it), the bare baseline server, PostGraphile, and the load
- * generator (bench/load.ts, driven over IPC). Everything listens on 127.0.0.1 only.
+ * Child processes of the bench: the app (`node --import tsx src/main.ts`), the bare baseline
+ * server and PostGraphile, all started by the test kit's spawnServer (test/testkit/process.ts),
+ * and the load generator (bench/load.ts, driven over IPC). Everything listens on 127.0.0.1 only.
  */
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-
-export const root = join(import.meta.dirname, '..', '..');
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import {
+  root,
+  type ServerProcess,
+  type SpawnOptions,
+  spawnServer,
+  startServer,
+  stopProcess,
+} from '../../test/testkit/process.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -35,73 +28,21 @@ process.once('exit', () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-export interface Server {
-  name: string;
-  port: number;
-  url: string;
-  child: ChildProcess;
-  output(): string;
+/** A server process of the bench (test/testkit/process.ts), with its memory. */
+export interface Server extends ServerProcess {
   /** Resident set size of the process now, in bytes (Linux /proc). */
   rss(): number;
-  /** SIGTERM, then SIGKILL after 10 s; resolves once it exited. */
-  stop(): Promise<void>;
 }
 
-/** Spawns `args` with node, waits until GET `healthPath` answers 200. */
-async function spawnServer(
-  name: string,
-  nodeArgs: string[],
-  env: Record<string, string>,
-  healthPath = '/healthz',
-  timeoutMs = 60_000,
+/**
+ * Starts a server as the test kit does, tracked (killed when the bench exits), quieter (LOG_LEVEL
+ * warn), with a minute to get ready and the last 20,000 characters of output kept.
+ */
+async function benchServer(
+  start: (options: Pick<SpawnOptions, 'timeoutMs' | 'outputLimit' | 'onSpawn'>) => Promise<ServerProcess>,
 ): Promise<Server> {
-  const port = await freePort();
-  let out = '';
-  const child = track(
-    spawn(process.execPath, nodeArgs, {
-      cwd: root,
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  );
-  child.stdout?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${out}`);
-    try {
-      const res = await fetch(`${url}${healthPath}`, healthPath === '/graphql' ? {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"query":"{__typename}"}',
-      } : undefined);
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${name} not healthy after ${timeoutMs / 1000} s:\n${out}`);
-    }
-    await sleep(100);
-  }
-  return {
-    name,
-    port,
-    url,
-    child,
-    output: () => out,
-    rss: () => rssOf(child.pid!),
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  const server = await start({ timeoutMs: 60_000, outputLimit: 20_000, onSpawn: track });
+  return { ...server, rss: () => rssOf(server.process.pid!) };
 }
 
 /** RSS of a process in bytes, from /proc/<pid>/status. */
@@ -123,10 +64,13 @@ export interface AppOptions {
 
 /** Starts threadstore as `npm start` does (node --import tsx src/main.ts). */
 export function startApp(databaseUrl: string, options: AppOptions = {}): Promise<Server> {
-  const args = ['--import', 'tsx'];
-  if (options.cpuProfileDir) args.push('--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir);
-  args.push(join(root, 'src', 'main.ts'));
-  return spawnServer(options.name ?? 'threadstore', args, { DATABASE_URL: databaseUrl, ...options.env });
+  const nodeArgs = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [];
+  return benchServer((spawn) =>
+    startServer(
+      { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, ...options.env },
+      { ...spawn, nodeArgs, name: options.name ?? 'threadstore' },
+    ),
+  );
 }
 
 /** The main thread's profile in a --cpu-prof-dir (CPU.<date>.<time>.<pid>.<tid 0>.<n>.cpuprofile). */
@@ -139,18 +83,30 @@ export function mainThreadProfile(dir: string): string {
 
 /** Starts bench/baseline-server.ts on the same database. */
 export function startBaseline(databaseUrl: string): Promise<Server> {
-  return spawnServer('baseline', ['--import', 'tsx', join(root, 'bench', 'baseline-server.ts')], {
-    DATABASE_URL: databaseUrl,
-  });
+  return benchServer((spawn) =>
+    spawnServer({
+      ...spawn,
+      name: 'baseline',
+      nodeArgs: ['--import', 'tsx', join(root, 'bench', 'baseline-server.ts')],
+      env: { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl },
+    }),
+  );
 }
 
 /** Starts PostGraphile v5 (amber preset) on the same PostgreSQL tables. */
 export function startPostGraphile(databaseUrl: string): Promise<Server> {
-  return spawnServer(
-    'postgraphile',
-    [join(root, 'bench', 'postgraphile-server.mjs')],
-    { DATABASE_URL: databaseUrl, GRAPHILE_ENV: 'production' },
-    '/graphql',
+  return benchServer((spawn) =>
+    spawnServer({
+      ...spawn,
+      name: 'postgraphile',
+      nodeArgs: [join(root, 'bench', 'postgraphile-server.mjs')],
+      env: { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, GRAPHILE_ENV: 'production' },
+      // PostGraphile has no /healthz: ready once it answers a query.
+      health: {
+        path: '/graphql',
+        init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' },
+      },
+    }),
   );
 }
 
@@ -249,14 +205,7 @@ export function forkRpc(module: string, options: { execArgv?: string[]; env?: Re
         waiters.set(type, list);
       });
     },
-    async close() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    close: () => stopProcess(child, 5_000),
   };
 }
 

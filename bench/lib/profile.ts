@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { root } from './proc.js';
+import { root } from '../../test/testkit/process.js';
 
 interface CallFrame {
   functionName: string;

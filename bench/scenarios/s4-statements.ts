@@ -1,13 +1,12 @@
 /**
  * S4: SQL statements per operation, exact, counted with the app's own counter
- * (`db.statements`, BEGIN/COMMIT excluded) around operations run in-process with yoga.fetch,
- * and while live followers receive events.
+ * (`db.statements`, BEGIN/COMMIT excluded) around operations run in-process with yoga.fetch
+ * (the test kit's app and countStatements, as test/statements.test.ts), and while live
+ * followers receive events.
  * Targets: threads(first: 100) with lastItem and itemCount = the count of first: 10, ≤ 3;
  * history page ≤ 2; append ≤ 2 in one transaction; 0 per follower per live event.
  */
-import pino from 'pino';
-import { buildApp } from '../../src/server/app.js';
-import { parseEnv } from '../../src/env.js';
+import { buildTestApp } from '../../test/testkit/app.js';
 import type { ResultRow, Scenario } from '../lib/context.js';
 import { appendBody, FOLLOW, pageBody } from '../lib/queries.js';
 
@@ -22,37 +21,30 @@ export const s4Statements: Scenario = async (ctx) => {
   await ctx.db.createThreads(['s4-page', 's4-live']);
   await ctx.db.seedItems('s4-page', 200);
 
-  const app = await buildApp(parseEnv({ LOG_LEVEL: 'silent', DATABASE_URL: ctx.db.url }), {
-    logger: pino({ level: 'silent' }),
-    migrate: false,
-  });
+  // The app in process, as the tests build it, on the bench database (already migrated).
+  const t = await buildTestApp({}, { migrate: false }, { url: ctx.db.url });
+  const app = t.app;
   // Every statement the client sends, BEGIN/COMMIT included, to see transaction boundaries.
   const all: string[] = [];
   let recordAll = false;
   (app.db.prisma as unknown as { $on(e: 'query', cb: (e: { query: string }) => void): void }).$on('query', (e) => {
     if (recordAll) all.push(e.query);
   });
-  const fetchBody = async (body: string) => {
-    const res = await app.yoga.fetch('http://bench/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body,
-    });
-    const json = (await res.json()) as { errors?: unknown };
-    if (json.errors) throw new Error(`S4: ${JSON.stringify(json.errors).slice(0, 500)}`);
-    return json;
+  /** Runs a request body of lib/queries.ts through yoga.fetch; throws printing it on errors. */
+  const run = (body: string) => {
+    const { query, variables } = JSON.parse(body) as { query: string; variables?: Record<string, unknown> };
+    return t.execute(query, variables);
   };
   const count = async (body: string) => {
-    await fetchBody(body); // warm: plans and caches, so the count is the steady state
-    const log: string[] = [];
-    app.db.statements.log = log;
+    await run(body); // warm: plans and caches, so the count is the steady state
     all.length = 0;
     recordAll = true;
-    const before = app.db.statements.count;
-    await fetchBody(body);
-    recordAll = false;
-    app.db.statements.log = null;
-    return { count: app.db.statements.count - before, log, all: [...all] };
+    try {
+      const { count, log } = await t.countStatements(() => run(body));
+      return { count, log, all: [...all] };
+    } finally {
+      recordAll = false;
+    }
   };
 
   const rows: ResultRow[] = [];
@@ -101,13 +93,15 @@ export const s4Statements: Scenario = async (ctx) => {
     const followers = ctx.quick ? 20 : 100;
     const appends = 10;
     await ctx.load.call({ cmd: 'follow', group: 's4', wsUrl: `ws://127.0.0.1:${port}/graphql`, count: followers, query: FOLLOW, variables: { t: 's4-live' } });
-    await fetchBody(appendBody('s4-live', 1)); // probe: every follower is listening once it has seq 0
+    await run(appendBody('s4-live', 1)); // probe: every follower is listening once it has seq 0
     await ctx.load.call({ cmd: 'collect', group: 's4', first: 0, last: 0 });
     const appendCost = (await count(appendBody('s4-page', 1))).count;
-    const before = app.db.statements.count;
-    for (let i = 0; i < appends; i++) await fetchBody(appendBody('s4-live', 1));
-    const got = await ctx.load.call<{ lost: number; deliveries: number }>({ cmd: 'collect', group: 's4', first: 1, last: appends });
-    const during = app.db.statements.count - before - appends * appendCost;
+    let got = { lost: 0, deliveries: 0 };
+    const live = await t.countStatements(async () => {
+      for (let i = 0; i < appends; i++) await run(appendBody('s4-live', 1));
+      got = await ctx.load.call<{ lost: number; deliveries: number }>({ cmd: 'collect', group: 's4', first: 1, last: appends });
+    });
+    const during = live.count - appends * appendCost;
     await ctx.load.call({ cmd: 'unfollow', group: 's4' });
     const perFollower = during / (followers * appends);
     data.live = { followers, appends, appendCost, extraStatements: during, deliveries: got.deliveries, lost: got.lost };
@@ -121,7 +115,7 @@ export const s4Statements: Scenario = async (ctx) => {
       ),
     );
   } finally {
-    await app.stop();
+    await t.close();
   }
   return {
     id: 'S4',

@@ -2,31 +2,19 @@
  * GraphQL types of compaction: CompactionRecord, the ContextEntry union, Thread.compactions,
  * Thread.context, and the addCompaction and clearCompactions mutations.
  */
-import {
-  CompactionItemRef,
-  ErrorItemRef,
-  itemTypeName,
-  MessageItemRef,
-  OtherItemRef,
-  ReasoningItemRef,
-  ResourceEventItemRef,
-  SlashCommandItemRef,
-  TerminalItemRef,
-  ToolCallItemRef,
-  ToolResultItemRef,
-} from '../items/item.schema.js';
-import type { ItemRecord } from '../items/item.service.js';
+import { CompactionItemRef, ITEM_TYPES, itemTypeName } from '../items/item.schema.js';
+import type { ItemRecord } from '../items/item.store.js';
 import { builder } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
 import { ThreadRef } from '../threads/thread.schema.js';
 import {
   addCompaction,
-  type CompactionRecord,
   clearCompactions,
   compactionsOf,
   isCompactionRecord,
   threadContext,
 } from './compaction.service.js';
+import type { CompactionRecord } from './compaction.store.js';
 
 export const CompactionRecordRef = builder.objectRef<CompactionRecord>('CompactionRecord').implement({
   description:
@@ -50,18 +38,8 @@ export const CompactionRecordRef = builder.objectRef<CompactionRecord>('Compacti
 const ContextEntryRef = builder.unionType('ContextEntry', {
   description:
     'The history to hand to a model: compaction records in place of the items they cover, then every uncovered item, in seq order. CompactionItem markers are left out.',
-  types: [
-    CompactionRecordRef,
-    MessageItemRef,
-    ToolCallItemRef,
-    ToolResultItemRef,
-    ReasoningItemRef,
-    ErrorItemRef,
-    ResourceEventItemRef,
-    SlashCommandItemRef,
-    TerminalItemRef,
-    OtherItemRef,
-  ],
+  // Every item type but the marker, which the context leaves out.
+  types: [CompactionRecordRef, ...ITEM_TYPES.filter((ref) => ref !== CompactionItemRef)],
   resolveType: (entry) =>
     isCompactionRecord(entry as CompactionRecord | ItemRecord)
       ? 'CompactionRecord'

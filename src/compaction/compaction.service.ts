@@ -4,8 +4,7 @@
  * Thread.compactions, Thread.context).
  */
 import type { ServiceContext } from '../context.js';
-import { transaction } from '../db/transaction.js';
-import { readInChunks } from '../db/chunks.js';
+import { type Executor, transaction } from '../db/transaction.js';
 import {
   assertNoNul,
   BadUserInputError,
@@ -13,39 +12,29 @@ import {
   PayloadTooLargeError,
   threadNotFound,
 } from '../errors.js';
-import type { Compaction, Item, Thread } from '../generated/prisma/client.js';
+import { assertThreadId, compactionId } from '../ids.js';
+import { publishAppended } from '../items/item-events.js';
+import { reserveSeqs } from '../items/item.service.js';
 import {
-  type ItemRecord,
+  hasItemNotOfType,
   insertItems,
-  publishAppended,
-  reserveSeqs,
-  toItemRecord,
-} from '../items/item.service.js';
+  type ItemRecord,
+  type PreparedItem,
+  selectToolItems,
+} from '../items/item.store.js';
 import { jsonBytes } from '../json.js';
-import { assertThreadId } from '../threads/thread.service.js';
+import { publishThreadEvent } from '../pubsub/bus.js';
+import { selectThread, type ThreadRecord, touchThread } from '../threads/thread.store.js';
+import {
+  type CompactionRecord,
+  deleteCompactionRows,
+  insertCompaction,
+  selectCompactions,
+  selectCompactionsByMarker,
+  selectOverlapping,
+  selectUncoveredItems,
+} from './compaction.store.js';
 import { assembleContext, pairToolCalls, separatedPair } from './context.js';
-
-/** A stored compaction record; `id` is "<threadId>:compaction:<markerSeq>". */
-export interface CompactionRecord extends Compaction {
-  id: string;
-}
-
-/** The stable id of a compaction record: its marker seq never changes and is never reused. */
-export function compactionId(threadId: string, markerSeq: number): string {
-  return `${threadId}:compaction:${markerSeq}`;
-}
-
-function toRecord(row: Compaction): CompactionRecord {
-  const markerSeq = Number(row.markerSeq);
-  return {
-    ...row,
-    startSeq: Number(row.startSeq),
-    endSeq: Number(row.endSeq),
-    markerSeq,
-    createdAt: new Date(row.createdAt),
-    id: compactionId(row.threadId, markerSeq),
-  };
-}
 
 /** Longest createdBy accepted, as for appended items. */
 const MAX_LABEL_LENGTH = 256;
@@ -59,21 +48,13 @@ export interface AddCompactionInput {
 }
 
 /**
- * Records a summary of items startSeq..endSeq and appends its compaction marker, in one
- * transaction that first takes the thread's row (so concurrent compactions of one thread
- * serialise).
- * @throws BadUserInputError reversed range, negative start, past lastSeq, no stored item
- *   other than markers, a tool call separated from its result, createdBy over 256 chars
- * @throws PayloadTooLargeError when the marker's data would be over the item size limit
- * @throws ConflictError overlap with an existing record
- * @throws NotFoundError unknown thread
+ * Checks what can be checked without the database and serialises the marker's data.
+ * @returns the marker's data as JSON text
+ * @throws BadUserInputError, PayloadTooLargeError (see addCompaction)
  */
-export async function addCompaction(
-  ctx: ServiceContext,
-  input: AddCompactionInput,
-): Promise<{ compaction: CompactionRecord; marker: ItemRecord; thread: Thread }> {
+function checkInput(ctx: ServiceContext, input: AddCompactionInput): string {
   assertThreadId(input.threadId, 'threadId');
-  const { threadId, startSeq, endSeq } = input;
+  const { startSeq, endSeq } = input;
   if (startSeq < 0) throw new BadUserInputError('startSeq must be 0 or more.', { field: 'startSeq' });
   if (startSeq > endSeq) {
     throw new BadUserInputError(`The range is reversed: startSeq ${startSeq} is after endSeq ${endSeq}.`, {
@@ -99,86 +80,97 @@ export async function addCompaction(
       { field: 'summary', bytes: markerBytes, limit: ctx.limits.maxItemBytes },
     );
   }
+  return markerJson;
+}
+
+/**
+ * The compaction rule, checked inside the transaction that holds the thread's row: the range
+ * ends at or before `lastSeq`, overlaps no record, holds a stored item other than markers,
+ * and separates no tool call from its result (ARCHITECTURE.md, "What the data means").
+ * @throws BadUserInputError, ConflictError (see addCompaction)
+ */
+async function checkRange(
+  tx: Executor,
+  tenantId: string,
+  threadId: string,
+  range: { startSeq: number; endSeq: number },
+  lastSeq: number,
+): Promise<void> {
+  const { startSeq, endSeq } = range;
+  if (endSeq > lastSeq) {
+    throw new BadUserInputError(
+      lastSeq < 0
+        ? 'The thread has no items to compact yet.'
+        : `endSeq ${endSeq} is past the thread's last seq ${lastSeq}.`,
+      { field: 'endSeq', lastSeq },
+    );
+  }
+  const overlapping = await selectOverlapping(tx, tenantId, threadId, range);
+  if (overlapping) {
+    throw new ConflictError(
+      `The range ${startSeq}..${endSeq} overlaps the compaction of ${overlapping.startSeq}..${overlapping.endSeq}; clear compactions or pick a range outside it.`,
+      { startSeq: overlapping.startSeq, endSeq: overlapping.endSeq },
+    );
+  }
+  if (!(await hasItemNotOfType(tx, tenantId, threadId, range, 'compaction'))) {
+    throw new BadUserInputError(
+      `The range ${startSeq}..${endSeq} holds no stored item other than compaction markers.`,
+      { field: 'startSeq' },
+    );
+  }
+  const split = separatedPair(pairToolCalls(await selectToolItems(tx, tenantId, threadId)), startSeq, endSeq);
+  if (split) {
+    throw new BadUserInputError(
+      `The range ${startSeq}..${endSeq} separates the tool call at seq ${split.callSeq} from its result at seq ${split.resultSeq}; include both or neither.`,
+      { callSeq: split.callSeq, resultSeq: split.resultSeq },
+    );
+  }
+}
+
+/**
+ * Records a summary of items startSeq..endSeq and appends its compaction marker, in one
+ * transaction that first takes the thread's row (so concurrent compactions of one thread
+ * serialise).
+ * @throws BadUserInputError reversed range, negative start, past lastSeq, no stored item
+ *   other than markers, a tool call separated from its result, createdBy over 256 chars
+ * @throws PayloadTooLargeError when the marker's data would be over the item size limit
+ * @throws ConflictError overlap with an existing record
+ * @throws NotFoundError unknown thread
+ */
+export async function addCompaction(
+  ctx: ServiceContext,
+  input: AddCompactionInput,
+): Promise<{ compaction: CompactionRecord; marker: ItemRecord; thread: ThreadRecord }> {
+  const markerJson = checkInput(ctx, input);
+  const { threadId, startSeq, endSeq } = input;
+  const createdBy = input.createdBy ?? null;
   const now = new Date();
-  const tenantId = ctx.tenantId;
+  const { tenantId } = ctx;
   const result = await transaction(ctx.db, async (tx) => {
     const thread = await reserveSeqs(tx, tenantId, threadId, 1, now);
     const markerSeq = thread.nextSeq - 1;
-    const lastSeq = markerSeq - 1; // before this marker
-    if (endSeq > lastSeq) {
-      throw new BadUserInputError(
-        lastSeq < 0
-          ? 'The thread has no items to compact yet.'
-          : `endSeq ${endSeq} is past the thread's last seq ${lastSeq}.`,
-        { field: 'endSeq', lastSeq },
-      );
-    }
-    const overlapping = await tx.compaction.findFirst({
-      where: { tenantId, threadId, startSeq: { lte: endSeq }, endSeq: { gte: startSeq } },
-    });
-    if (overlapping) {
-      throw new ConflictError(
-        `The range ${startSeq}..${endSeq} overlaps the compaction of ${overlapping.startSeq}..${overlapping.endSeq}; clear compactions or pick a range outside it.`,
-        { startSeq: overlapping.startSeq, endSeq: overlapping.endSeq },
-      );
-    }
-    const covered = await tx.item.findFirst({
-      where: { tenantId, threadId, seq: { gte: startSeq, lte: endSeq }, type: { not: 'compaction' } },
-      select: { seq: true },
-    });
-    if (!covered) {
-      throw new BadUserInputError(
-        `The range ${startSeq}..${endSeq} holds no stored item other than compaction markers.`,
-        { field: 'startSeq' },
-      );
-    }
-    const toolItems = await tx.item.findMany({
-      where: { tenantId, threadId, type: { in: ['tool_call', 'tool_result'] } },
-      select: { seq: true, type: true, callId: true },
-      orderBy: { seq: 'asc' },
-    });
-    const split = separatedPair(
-      pairToolCalls(toolItems.map((t) => ({ ...t, seq: Number(t.seq) }))),
-      startSeq,
-      endSeq,
-    );
-    if (split) {
-      throw new BadUserInputError(
-        `The range ${startSeq}..${endSeq} separates the tool call at seq ${split.callSeq} from its result at seq ${split.resultSeq}; include both or neither.`,
-        { callSeq: split.callSeq, resultSeq: split.resultSeq },
-      );
-    }
-    const compaction = await tx.compaction.create({
-      data: {
-        tenantId,
-        threadId,
-        startSeq,
-        endSeq,
-        summary: input.summary,
-        createdAt: now,
-        createdBy: input.createdBy ?? null,
-        markerSeq,
-      },
-    });
-    const [marker] = await insertItems(
-      tx,
+    await checkRange(tx, tenantId, threadId, { startSeq, endSeq }, markerSeq - 1);
+    const compaction = await insertCompaction(tx, {
       tenantId,
       threadId,
+      startSeq,
+      endSeq,
+      summary: input.summary,
+      createdAt: now,
+      createdBy,
       markerSeq,
-      [
-        {
-          type: 'compaction',
-          status: 'COMPLETED',
-          responseId: null,
-          createdBy: input.createdBy ?? null,
-          createdAt: now,
-          callId: null,
-          dataJson: markerJson,
-        },
-      ],
-      now,
-    );
-    return { compaction: toRecord(compaction), marker: marker!, thread };
+    });
+    const marker: PreparedItem = {
+      type: 'compaction',
+      status: 'COMPLETED',
+      responseId: null,
+      createdBy,
+      createdAt: now,
+      callId: null,
+      dataJson: markerJson,
+    };
+    const [written] = await insertItems(tx, tenantId, threadId, markerSeq, [marker], now);
+    return { compaction, marker: written!, thread };
   });
   publishAppended(ctx, result.thread, [result.marker], now, 'COMPACTED');
   return result;
@@ -191,29 +183,18 @@ export async function addCompaction(
 export async function clearCompactions(
   ctx: ServiceContext,
   threadId: string,
-): Promise<{ thread: Thread; compactionsDeleted: number }> {
+): Promise<{ thread: ThreadRecord; compactionsDeleted: number }> {
   assertThreadId(threadId, 'threadId');
   const now = new Date();
+  const { tenantId } = ctx;
   const result = await transaction(ctx.db, async (tx) => {
-    const exists = await tx.thread.findUnique({
-      where: { tenantId_id: { tenantId: ctx.tenantId, id: threadId } },
-      select: { id: true },
-    });
-    if (!exists) throw threadNotFound(threadId);
-    const { count } = await tx.compaction.deleteMany({ where: { tenantId: ctx.tenantId, threadId } });
-    const thread = await tx.thread.update({
-      where: { tenantId_id: { tenantId: ctx.tenantId, id: threadId } },
-      data: { updatedAt: now },
-    });
-    return { thread, compactionsDeleted: count };
+    if (!(await selectThread(tx, tenantId, threadId))) throw threadNotFound(threadId);
+    const compactionsDeleted = await deleteCompactionRows(tx, tenantId, threadId);
+    const thread = await touchThread(tx, tenantId, threadId, now);
+    if (!thread) throw threadNotFound(threadId);
+    return { thread, compactionsDeleted };
   });
-  ctx.events.publish('thread-events', ctx.tenantId, {
-    type: 'COMPACTED',
-    tenantId: ctx.tenantId,
-    threadId,
-    agentId: result.thread.agentId,
-    at: now.toISOString(),
-  });
+  publishThreadEvent(ctx.events, tenantId, 'COMPACTED', result.thread, now);
   return result;
 }
 
@@ -222,15 +203,11 @@ export async function compactionsOf(
   ctx: ServiceContext,
   threadIds: readonly string[],
 ): Promise<CompactionRecord[][]> {
-  const rows = await ctx.db.prisma.compaction.findMany({
-    where: { tenantId: ctx.tenantId, threadId: { in: [...threadIds] } },
-    orderBy: [{ threadId: 'asc' }, { startSeq: 'asc' }],
-  });
   const byThread = new Map<string, CompactionRecord[]>();
-  for (const row of rows) {
-    const list = byThread.get(row.threadId) ?? [];
-    list.push(toRecord(row));
-    byThread.set(row.threadId, list);
+  for (const record of await selectCompactions(ctx.db.prisma, ctx.tenantId, threadIds)) {
+    const list = byThread.get(record.threadId) ?? [];
+    list.push(record);
+    byThread.set(record.threadId, list);
   }
   return threadIds.map((id) => byThread.get(id) ?? []);
 }
@@ -240,12 +217,8 @@ export async function findCompactions(
   ctx: ServiceContext,
   keys: readonly { threadId: string; markerSeq: number }[],
 ): Promise<(CompactionRecord | null)[]> {
-  const rows = await readInChunks(keys, 3, (chunk) =>
-    ctx.db.prisma.compaction.findMany({
-      where: { OR: chunk.map((k) => ({ tenantId: ctx.tenantId, threadId: k.threadId, markerSeq: k.markerSeq })) },
-    }),
-  );
-  const byId = new Map(rows.map((row) => [compactionId(row.threadId, Number(row.markerSeq)), toRecord(row)]));
+  const records = await selectCompactionsByMarker(ctx.db.prisma, ctx.tenantId, keys);
+  const byId = new Map(records.map((record) => [record.id, record]));
   return keys.map((k) => byId.get(compactionId(k.threadId, k.markerSeq)) ?? null);
 }
 
@@ -256,23 +229,12 @@ export type ContextEntry = CompactionRecord | ItemRecord;
  * What an agent sends to its model: each record in place of its range, then every uncovered
  * item, in seq order; markers left out (contract: Thread.context). Two statements.
  */
-export async function threadContext(ctx: ServiceContext, thread: Thread): Promise<ContextEntry[]> {
-  const records = (
-    await ctx.db.prisma.compaction.findMany({
-      where: { tenantId: ctx.tenantId, threadId: thread.id },
-      orderBy: { startSeq: 'asc' },
-    })
-  ).map(toRecord);
-  // Covered items are left out in SQL, with a fixed number of parameters however many
-  // records the thread has.
-  const rows = await ctx.db.prisma.$queryRaw<Item[]>`
-    SELECT i.* FROM "Item" i
-    WHERE i."tenantId" = ${ctx.tenantId} AND i."threadId" = ${thread.id} AND i."type" <> 'compaction'
-      AND NOT EXISTS (SELECT 1 FROM "Compaction" c
-        WHERE c."tenantId" = i."tenantId" AND c."threadId" = i."threadId"
-          AND i."seq" BETWEEN c."startSeq" AND c."endSeq")
-    ORDER BY i."seq"`;
-  return assembleContext(records, rows.map(toItemRecord));
+export async function threadContext(ctx: ServiceContext, thread: ThreadRecord): Promise<ContextEntry[]> {
+  const [records, items] = await Promise.all([
+    selectCompactions(ctx.db.prisma, ctx.tenantId, [thread.id]),
+    selectUncoveredItems(ctx.db.prisma, ctx.tenantId, thread.id),
+  ]);
+  return assembleContext(records, items);
 }
 
 /** True when a context entry is a compaction record. */

@@ -13,6 +13,12 @@ export const TRANSACTION_TIMEOUT_MS = 30_000;
 const ATTEMPTS = 3;
 
 /**
+ * What a store statement runs on: the client, or the transaction it is part of (the client's
+ * model API without $transaction and $connect).
+ */
+export type Executor = Prisma.TransactionClient;
+
+/**
  * Runs `work` in one interactive transaction, retried up to three times on a write conflict
  * or deadlock. `work` must not publish events or have other side effects: it may run again.
  * @param options.timeoutMs overrides the run time limit (imports of long conversations)
@@ -20,7 +26,7 @@ const ATTEMPTS = 3;
  */
 export async function transaction<T>(
   db: Database,
-  work: (tx: Prisma.TransactionClient) => Promise<T>,
+  work: (tx: Executor) => Promise<T>,
   options: { timeoutMs?: number } = {},
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {

@@ -5,15 +5,12 @@
  */
 import type { ServiceContext } from '../context.js';
 import { transaction } from '../db/transaction.js';
-import type { Prisma, Thread } from '../generated/prisma/client.js';
-import {
-  insertItems,
-  type PreparedItem,
-  prepareItem,
-  publishAppended,
-  reserveSeqs,
-} from '../items/item.service.js';
+import { publishAppended } from '../items/item-events.js';
+import { prepareItem, reserveSeqs } from '../items/item.service.js';
+import { insertItems, type ItemRecord, type PreparedItem } from '../items/item.store.js';
+import { publishThreadEvent } from '../pubsub/bus.js';
 import { newThreadRow } from '../threads/thread.service.js';
+import { insertThread, type NewThreadRow, type ThreadRecord } from '../threads/thread.store.js';
 import type { ParsedConversation } from './openai-chat.js';
 
 /** Rows per insert statement: appendItems' default batch, well under SQLite's variable limit. */
@@ -32,7 +29,7 @@ export interface ImportOptions {
 
 /** A conversation checked and serialised, ready to write. */
 export interface PreparedConversation {
-  thread: Prisma.ThreadUncheckedCreateInput & { id: string };
+  thread: NewThreadRow;
   items: PreparedItem[];
 }
 
@@ -70,7 +67,7 @@ export async function importConversation(
   ctx: ServiceContext,
   conversation: ParsedConversation,
   options: ImportOptions,
-): Promise<Thread> {
+): Promise<ThreadRecord> {
   const now = new Date();
   const prepared = prepareConversation(ctx, conversation, options, now);
   return writeConversation(ctx, prepared, now);
@@ -85,14 +82,14 @@ export async function writeConversation(
   ctx: ServiceContext,
   prepared: PreparedConversation,
   now = new Date(),
-): Promise<Thread> {
+): Promise<ThreadRecord> {
   const { tenantId } = ctx;
   const threadId = prepared.thread.id;
   const { thread, records } = await transaction(
     ctx.db,
     async (tx) => {
-      let thread = await tx.thread.create({ data: prepared.thread });
-      const records = [];
+      let thread = await insertThread(tx, prepared.thread);
+      const records: ItemRecord[] = [];
       if (prepared.items.length > 0) {
         thread = await reserveSeqs(tx, tenantId, threadId, prepared.items.length, now);
         const firstSeq = thread.nextSeq - prepared.items.length;
@@ -106,13 +103,7 @@ export async function writeConversation(
     },
     { timeoutMs: TRANSACTION_TIMEOUT_MS },
   );
-  ctx.events.publish('thread-events', tenantId, {
-    type: 'CREATED',
-    tenantId,
-    threadId,
-    agentId: thread.agentId,
-    at: now.toISOString(),
-  });
+  publishThreadEvent(ctx.events, tenantId, 'CREATED', thread, now);
   if (records.length > 0) publishAppended(ctx, thread, records, now);
   return thread;
 }

@@ -12,7 +12,8 @@ import { ThreadstoreError, threadNotFound } from '../errors.js';
 import { closableStream, queueEvents } from '../pubsub/queue.js';
 import { threadKey } from '../pubsub/topics.js';
 import { findThread } from '../threads/thread.service.js';
-import { fromItemEventData, type ItemRecord, toItemRecord } from './item.service.js';
+import { fromItemEventData } from './item-events.js';
+import { type ItemRecord, selectItemRange } from './item.store.js';
 
 const REPLAY_PAGE = 500;
 
@@ -51,14 +52,14 @@ async function* readRange(
 ): AsyncGenerator<ItemRecord> {
   let after = lower;
   while (after < upper) {
-    const rows = await ctx.db.prisma.item.findMany({
-      where: { tenantId: ctx.tenantId, threadId, seq: { gt: after, lte: upper } },
-      orderBy: { seq: 'asc' },
-      take: REPLAY_PAGE,
+    const items = await selectItemRange(ctx.db.prisma, ctx.tenantId, threadId, {
+      after,
+      upTo: upper,
+      limit: REPLAY_PAGE,
     });
-    for (const row of rows) yield toItemRecord(row);
-    if (rows.length < REPLAY_PAGE) return;
-    after = Number(rows.at(-1)!.seq);
+    yield* items;
+    if (items.length < REPLAY_PAGE) return;
+    after = items.at(-1)!.seq;
   }
 }
 

@@ -6,30 +6,41 @@
  */
 import { z } from 'zod';
 
-/** Known item types (contract: ConversationItem.type). */
-export const KNOWN_ITEM_TYPES = [
-  'message',
-  'tool_call',
-  'tool_result',
-  'reasoning',
-  'error',
-  'compaction',
-  'resource_event',
-  'slash_command',
-  'terminal',
+/**
+ * The known item types (contract: ConversationItem.type), each with its GraphQL object type
+ * and the NewItem body field that writes it (none for compaction markers, which only
+ * addCompaction writes). Every other list of item types derives from this table.
+ */
+export const ITEM_KINDS = [
+  { type: 'message', graphqlType: 'MessageItem', bodyField: 'message' },
+  { type: 'tool_call', graphqlType: 'ToolCallItem', bodyField: 'toolCall' },
+  { type: 'tool_result', graphqlType: 'ToolResultItem', bodyField: 'toolResult' },
+  { type: 'reasoning', graphqlType: 'ReasoningItem', bodyField: 'reasoning' },
+  { type: 'error', graphqlType: 'ErrorItem', bodyField: 'error' },
+  { type: 'compaction', graphqlType: 'CompactionItem', bodyField: null },
+  { type: 'resource_event', graphqlType: 'ResourceEventItem', bodyField: 'resourceEvent' },
+  { type: 'slash_command', graphqlType: 'SlashCommandItem', bodyField: 'slashCommand' },
+  { type: 'terminal', graphqlType: 'TerminalItem', bodyField: 'terminal' },
 ] as const;
-export type KnownItemType = (typeof KNOWN_ITEM_TYPES)[number];
 
-/** Seqs are 32-bit (GraphQL Int, PostgreSQL integer): a larger number names no item. */
-export const MAX_SEQ = 2 ** 31 - 1;
+type ItemKind = (typeof ITEM_KINDS)[number];
+export type KnownItemType = ItemKind['type'];
+/** GraphQL object types of items: the known ones, and OtherItem for any other type. */
+export type ItemTypeName = ItemKind['graphqlType'] | 'OtherItem';
 
-/** True for a value that can be a seq: an integer in 0..MAX_SEQ. */
-export function isSeq(value: unknown): value is number {
-  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_SEQ;
+/** Known item types, in contract order. */
+export const KNOWN_ITEM_TYPES: readonly KnownItemType[] = ITEM_KINDS.map((k) => k.type);
+
+/** The GraphQL object type of a stored item type. */
+export function itemTypeNameOf(type: string): ItemTypeName {
+  // A linear scan of nine entries; a map keyed by type would need own-key checks for names
+  // such as "constructor", which an OtherItem may use.
+  return ITEM_KINDS.find((k) => k.type === type)?.graphqlType ?? 'OtherItem';
 }
 
-/** Status values (contract: ItemStatus). */
-export type ItemStatus = 'COMPLETED' | 'IN_PROGRESS' | 'ACTION_REQUIRED';
+/** Item statuses (contract: ItemStatus); the GraphQL enum derives from it. */
+export const ITEM_STATUSES = ['COMPLETED', 'IN_PROGRESS', 'ACTION_REQUIRED'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
 /** Types an OtherItemInput may name: snake_case, not a known type (contract: OtherItemInput.type). */
 export const OTHER_TYPE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
@@ -84,17 +95,10 @@ export const bodySchemas = {
 export type BodyField = keyof typeof bodySchemas;
 export const BODY_FIELDS = Object.keys(bodySchemas) as BodyField[];
 
-/** The stored type a body field writes (`other` writes its own type). */
-export const TYPE_OF_BODY: Record<Exclude<BodyField, 'other'>, KnownItemType> = {
-  message: 'message',
-  toolCall: 'tool_call',
-  toolResult: 'tool_result',
-  reasoning: 'reasoning',
-  error: 'error',
-  resourceEvent: 'resource_event',
-  slashCommand: 'slash_command',
-  terminal: 'terminal',
-};
+/** The stored type each body field writes (`other` writes its own type). */
+export const TYPE_OF_BODY = Object.fromEntries(
+  ITEM_KINDS.flatMap((k) => (k.bodyField ? [[k.bodyField, k.type]] : [])),
+) as Record<Exclude<BodyField, 'other'>, KnownItemType>;
 
 /**
  * Tool call arguments as the contract stores them: parsed when given as a JSON string (as

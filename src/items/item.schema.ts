@@ -1,26 +1,20 @@
 /**
  * GraphQL types of the item log: ConversationItem and its ten object types, the Item union,
- * the NewItem inputs, Query.item and the appendItems and purgeItems mutations.
+ * Query.item, Thread.items and Thread.lastItem, and Subscription.threadItems. The inputs and
+ * the appendItems and purgeItems mutations are in item-write.schema.ts.
  */
 import type { FieldMap } from '@pothos/core';
 import { builder } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
 import { ThreadRef } from '../threads/thread.schema.js';
-import type { ItemStatus } from './item-types.js';
+import type { ThreadRecord } from '../threads/thread.store.js';
+import { findItem, lastItems, listItems } from './item-history.service.js';
 import { followThreadItems } from './item-stream.js';
-import type { Thread } from '../generated/prisma/client.js';
-import {
-  appendItems,
-  findItem,
-  type ItemRecord,
-  lastItems,
-  listItems,
-  type NewItemInput,
-  purgeItems,
-} from './item.service.js';
+import { ITEM_STATUSES, KNOWN_ITEM_TYPES, itemTypeNameOf } from './item-types.js';
+import type { ItemRecord } from './item.store.js';
 
 export const ItemStatusEnum = builder.enumType('ItemStatus', {
-  values: ['COMPLETED', 'IN_PROGRESS', 'ACTION_REQUIRED'] as const,
+  values: ITEM_STATUSES,
   description: 'Whether the item is final, still being produced, or waiting for someone.',
 });
 
@@ -39,23 +33,9 @@ const TokenUsageRef = builder.objectRef<TokenUsageShape>('TokenUsage').implement
   }),
 });
 
-/** GraphQL object type of each stored type; anything else is an OtherItem. */
-const TYPE_NAMES: Record<string, string> = {
-  message: 'MessageItem',
-  tool_call: 'ToolCallItem',
-  tool_result: 'ToolResultItem',
-  reasoning: 'ReasoningItem',
-  error: 'ErrorItem',
-  compaction: 'CompactionItem',
-  resource_event: 'ResourceEventItem',
-  slash_command: 'SlashCommandItem',
-  terminal: 'TerminalItem',
-};
-
 /** The GraphQL type name of a stored item. */
 export function itemTypeName(item: ItemRecord): string {
-  // Own keys only: an OtherItem may be called "constructor", an Object.prototype member.
-  return Object.hasOwn(TYPE_NAMES, item.type) ? TYPE_NAMES[item.type]! : 'OtherItem';
+  return itemTypeNameOf(item.type);
 }
 
 /** The item's data as an object, for type-specific fields. */
@@ -77,13 +57,12 @@ export const ConversationItemRef = builder.interfaceRef<ItemRecord>('Conversatio
       description: "Position in the thread's log: 0 for the first item, then +1 per item, never reused.",
     }),
     type: t.exposeString('type', {
-      description:
-        'Item type as stored: message, tool_call, tool_result, reasoning, error, compaction, resource_event, slash_command, terminal, or any other snake_case name.',
+      description: `Item type as stored: ${KNOWN_ITEM_TYPES.join(', ')}, or any other snake_case name.`,
     }),
     status: t.field({
       type: ItemStatusEnum,
       description: 'Whether the item is final.',
-      resolve: (item) => item.status as ItemStatus,
+      resolve: (item) => item.status,
     }),
     responseId: t.exposeString('responseId', {
       nullable: true,
@@ -218,143 +197,6 @@ export const ItemRef = builder.unionType('Item', {
   resolveType: itemTypeName,
 });
 
-// Inputs.
-
-const TokenUsageInput = builder.inputType('TokenUsageInput', {
-  description: 'Token counts reported by the model.',
-  fields: (t) => ({
-    inputTokens: t.int(),
-    outputTokens: t.int(),
-    totalTokens: t.int(),
-  }),
-});
-
-const bodyInputs = {
-  message: builder.inputType('MessageInput', {
-    description: 'A message body.',
-    fields: (t) => ({
-      role: t.string({ required: true, description: 'user, assistant, system, developer, or another role name.' }),
-      content: t.string({ description: 'Plain-text content.' }),
-      parts: t.field({ type: 'JSON', description: 'Structured content parts, stored as given.' }),
-      usage: t.field({ type: TokenUsageInput }),
-    }),
-  }),
-  toolCall: builder.inputType('ToolCallInput', {
-    description: 'A tool call body.',
-    fields: (t) => ({
-      callId: t.string({ required: true }),
-      name: t.string({ required: true }),
-      arguments: t.field({ type: 'JSON', required: true }),
-    }),
-  }),
-  toolResult: builder.inputType('ToolResultInput', {
-    description: 'A tool result body.',
-    fields: (t) => ({
-      callId: t.string({ required: true }),
-      name: t.string(),
-      output: t.field({ type: 'JSON', required: true }),
-      isError: t.boolean({ defaultValue: false }),
-    }),
-  }),
-  reasoning: builder.inputType('ReasoningInput', {
-    description: 'A reasoning body.',
-    fields: (t) => ({ text: t.string({ required: true }) }),
-  }),
-  error: builder.inputType('ErrorInput', {
-    description: 'An error body.',
-    fields: (t) => ({ reason: t.string({ required: true }), code: t.string() }),
-  }),
-  resourceEvent: builder.inputType('ResourceEventInput', {
-    description: 'A lifecycle event body.',
-    fields: (t) => ({ kind: t.string({ required: true }), payload: t.field({ type: 'JSON' }) }),
-  }),
-  slashCommand: builder.inputType('SlashCommandInput', {
-    description: 'A slash command body.',
-    fields: (t) => ({ command: t.string({ required: true }), args: t.string() }),
-  }),
-  terminal: builder.inputType('TerminalInput', {
-    description: 'A terminal stream body.',
-    fields: (t) => ({ stream: t.string({ required: true, description: 'stdin, stdout or stderr.' }), text: t.string({ required: true }) }),
-  }),
-  other: builder.inputType('OtherItemInput', {
-    description: 'An item of a type outside the known set.',
-    fields: (t) => ({
-      type: t.string({
-        required: true,
-        description:
-          'Matches ^[a-z][a-z0-9_]{0,63}$ and is not one of the known type names (those have their own field; compaction markers come from addCompaction).',
-      }),
-      data: t.field({ type: 'JSON', required: true }),
-    }),
-  }),
-};
-
-export const NewItemInputRef = builder.inputType('NewItem', {
-  description: 'Exactly one of the body fields (message ... other) must be set.',
-  fields: (t) => ({
-    status: t.field({ type: ItemStatusEnum, defaultValue: 'COMPLETED' }),
-    responseId: t.string(),
-    createdBy: t.string(),
-    createdAt: t.field({ type: 'DateTime', description: 'For importing history; defaults to the time of the append.' }),
-    message: t.field({ type: bodyInputs.message }),
-    toolCall: t.field({ type: bodyInputs.toolCall }),
-    toolResult: t.field({ type: bodyInputs.toolResult }),
-    reasoning: t.field({ type: bodyInputs.reasoning }),
-    error: t.field({ type: bodyInputs.error }),
-    resourceEvent: t.field({ type: bodyInputs.resourceEvent }),
-    slashCommand: t.field({ type: bodyInputs.slashCommand }),
-    terminal: t.field({ type: bodyInputs.terminal }),
-    other: t.field({ type: bodyInputs.other }),
-  }),
-});
-
-const AppendItemsInputRef = builder.inputType('AppendItemsInput', {
-  description: 'Items to append to one thread.',
-  fields: (t) => ({
-    threadId: t.id({ required: true }),
-    items: t.field({
-      type: [NewItemInputRef],
-      required: true,
-      description: '1 to 500 items, written all-or-nothing with consecutive seqs.',
-    }),
-    expectedSeq: t.int({
-      description: 'If set, the append fails with CONFLICT unless the first new item would get exactly this seq.',
-    }),
-    idempotencyKey: t.string({
-      description:
-        'A retry with the same key on the same thread returns the first result (replayed: true) and writes nothing; the same key with items that are not deep-equal is a CONFLICT. Keys are kept at least 24 hours.',
-    }),
-  }),
-});
-
-const AppendItemsPayloadRef = builder
-  .objectRef<Awaited<ReturnType<typeof appendItems>>>('AppendItemsPayload')
-  .implement({
-    description: 'The result of appendItems.',
-    fields: (t) => ({
-      thread: t.field({ type: ThreadRef, description: 'The thread after the append.', resolve: (p) => p.thread }),
-      items: t.field({ type: [ItemRef], description: 'The items written, in seq order.', resolve: (p) => p.items }),
-      replayed: t.exposeBoolean('replayed', {
-        description: 'True when this answers a retry with an idempotency key already used.',
-      }),
-    }),
-  });
-
-builder.mutationField('appendItems', (t) =>
-  t.field({
-    type: AppendItemsPayloadRef,
-    description: 'Appends items to a thread, all-or-nothing, with consecutive seqs.',
-    args: { input: t.arg({ type: AppendItemsInputRef, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      appendItems(ctx, {
-        threadId: String(input.threadId),
-        items: input.items as NewItemInput[],
-        expectedSeq: input.expectedSeq,
-        idempotencyKey: input.idempotencyKey,
-      }),
-  }),
-);
-
 builder.queryField('item', (t) =>
   t.field({
     type: ItemRef,
@@ -362,34 +204,6 @@ builder.queryField('item', (t) =>
     description: 'One item by thread and seq; null when it does not exist (or was purged).',
     args: { threadId: t.arg.id({ required: true }), seq: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => findItem(ctx, String(args.threadId), args.seq),
-  }),
-);
-
-const PurgeItemsInputRef = builder.inputType('PurgeItemsInput', {
-  description: 'Deletes the raw items created before `before` (retention). Seqs are not reused.',
-  fields: (t) => ({
-    threadId: t.id({ required: true }),
-    before: t.field({ type: 'DateTime', required: true }),
-  }),
-});
-
-const PurgeItemsPayloadRef = builder
-  .objectRef<Awaited<ReturnType<typeof purgeItems>>>('PurgeItemsPayload')
-  .implement({
-    description: 'The result of purgeItems.',
-    fields: (t) => ({
-      thread: t.field({ type: ThreadRef, resolve: (p) => p.thread }),
-      itemsDeleted: t.exposeInt('itemsDeleted'),
-    }),
-  });
-
-builder.mutationField('purgeItems', (t) =>
-  t.field({
-    type: PurgeItemsPayloadRef,
-    description: 'Deletes the items of a thread created before a time (retention).',
-    args: { input: t.arg({ type: PurgeItemsInputRef, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      purgeItems(ctx, { threadId: String(input.threadId), before: input.before }),
   }),
 );
 
@@ -406,7 +220,7 @@ builder.objectFields(ThreadRef, (t) => ({
         beforeSeq: t.arg.int(),
         types: t.arg.stringList(),
       },
-      resolve: async (thread, args, ctx) => (await listItems(ctx, thread, args)) as never,
+      resolve: (thread, args, ctx) => listItems(ctx, thread, args),
     },
     {
       name: 'ItemConnection',
@@ -414,7 +228,7 @@ builder.objectFields(ThreadRef, (t) => ({
       fields: (c) => ({
         totalCount: c.int({
           description: 'Items of the thread that match the filter (not just this page).',
-          resolve: (connection) => (connection as unknown as { totalCount: number }).totalCount,
+          resolve: (connection) => connection.totalCount,
         }),
       }),
     },
@@ -424,8 +238,8 @@ builder.objectFields(ThreadRef, (t) => ({
     type: ItemRef,
     nullable: true,
     description: 'The newest stored item, for list previews.',
-    load: (threads: Thread[], ctx) => lastItems(ctx, threads),
-    loaderOptions: { cacheKeyFn: (thread: Thread) => thread.id },
+    load: (threads: ThreadRecord[], ctx) => lastItems(ctx, threads),
+    loaderOptions: { cacheKeyFn: (thread: ThreadRecord) => thread.id },
     resolve: (thread) => thread,
   }),
 }));

@@ -4,9 +4,10 @@
 import { lexicographicSortSchema } from 'graphql';
 import '../compaction/compaction.schema.js';
 import '../items/item.schema.js';
+import '../items/item-write.schema.js';
+import '../nodes/node.schema.js';
 import '../threads/thread.schema.js';
 import { builder } from './builder.js';
-import './node.schema.js';
 import './scalars.js';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -3,23 +3,23 @@
  * Query.thread/threads and the create/update/delete mutations. Fields of Thread that belong
  * to other modules (items, lastItem, compactions, context) are added by those modules.
  */
-import type { ThreadEventPayload } from '../pubsub/topics.js';
+import { THREAD_EVENT_TYPES, type ThreadEventPayload } from '../pubsub/topics.js';
 import { builder } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
+import { followThreadEvents } from './thread-events.js';
 import {
   createThread,
   deleteThread,
   findThread,
   lastSeqOf,
-  followThreadEvents,
   listThreads,
+  THREAD_ORDERS,
   threadMetadata,
-  type ThreadOrder,
-  type ThreadRow,
   updateThread,
 } from './thread.service.js';
+import type { ThreadRecord } from './thread.store.js';
 
-export const ThreadRef = builder.prismaObject('Thread', {
+export const ThreadRef = builder.objectRef<ThreadRecord>('Thread').implement({
   description: 'A conversation: the owner agent, a name, flags, metadata and its item log.',
   interfaces: [NodeRef],
   isTypeOf: (value) => typeof value === 'object' && value !== null && 'agentId' in value,
@@ -87,7 +87,7 @@ const ThreadFilterRef = builder.inputType('ThreadFilter', {
 
 const ThreadOrderByRef = builder.enumType('ThreadOrderBy', {
   description: 'Ties are always broken by id ascending, so paging never repeats or skips a thread that did not change.',
-  values: ['UPDATED_AT_DESC', 'UPDATED_AT_ASC', 'CREATED_AT_DESC', 'CREATED_AT_ASC'] as const,
+  values: THREAD_ORDERS,
 });
 
 builder.queryField('threads', (t) =>
@@ -99,11 +99,7 @@ builder.queryField('threads', (t) =>
         filter: t.arg({ type: ThreadFilterRef }),
         orderBy: t.arg({ type: ThreadOrderByRef, defaultValue: 'UPDATED_AT_DESC' }),
       },
-      resolve: async (_root, args, ctx) =>
-        (await listThreads(ctx, {
-          ...args,
-          orderBy: args.orderBy as ThreadOrder | null | undefined,
-        })) as never,
+      resolve: (_root, args, ctx) => listThreads(ctx, args),
     },
     {
       name: 'ThreadConnection',
@@ -111,7 +107,7 @@ builder.queryField('threads', (t) =>
       fields: (c) => ({
         totalCount: c.int({
           description: 'Threads that match the filter (not just this page).',
-          resolve: (connection) => (connection as unknown as { totalCount: number }).totalCount,
+          resolve: (connection) => connection.totalCount,
         }),
       }),
     },
@@ -130,7 +126,7 @@ const CreateThreadInputRef = builder.inputType('CreateThreadInput', {
 });
 
 const ThreadPayloadFields = (name: string, description: string) =>
-  builder.objectRef<{ thread: ThreadRow }>(name).implement({
+  builder.objectRef<{ thread: ThreadRecord }>(name).implement({
     description,
     fields: (t) => ({ thread: t.field({ type: ThreadRef, resolve: (p) => p.thread }) }),
   });
@@ -206,7 +202,7 @@ builder.mutationField('deleteThread', (t) =>
 
 const ThreadEventTypeRef = builder.enumType('ThreadEventType', {
   description: 'What happened to a thread.',
-  values: ['CREATED', 'UPDATED', 'ITEMS_APPENDED', 'COMPACTED', 'PURGED', 'DELETED'] as const,
+  values: THREAD_EVENT_TYPES,
 });
 
 const ThreadEventRef = builder.objectRef<ThreadEventPayload>('ThreadEvent').implement({

@@ -1,6 +1,7 @@
 /**
  * One fresh database per test app: a SQLite file in a temporary folder, or a new PostgreSQL
  * database when TEST_PROVIDER=postgresql (server from TEST_POSTGRES_URL, default the local one).
+ * The bench creates its databases here too (createDatabase).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,28 +25,43 @@ export interface TestDatabase {
 let counter = 0;
 
 /** Creates an empty database of the run's provider. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  if (testProvider === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'threadstore-test-'));
+export function createTestDatabase(): Promise<TestDatabase> {
+  return createDatabase(testProvider, { serverUrl: testPostgresUrl, label: 'test' });
+}
+
+/** Runs one statement on the PostgreSQL server at `serverUrl` (its maintenance database). */
+async function onServer(serverUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Creates an empty database of `provider`: a `<label>.db` file in a fresh temporary folder, or
+ * a database `threadstore_<label>_<pid>_<time>_<n>` on the PostgreSQL server at `serverUrl`.
+ * `drop()` deletes the folder or drops the database (closing its connections).
+ */
+export async function createDatabase(
+  provider: TestProvider,
+  { serverUrl, label }: { serverUrl: string; label: string },
+): Promise<TestDatabase> {
+  if (provider === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), `threadstore-${label}-`));
     return {
-      url: `file:${join(dir, 'test.db')}`,
+      url: `file:${join(dir, `${label}.db`)}`,
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const name = `threadstore_test_${process.pid}_${Date.now().toString(36)}_${++counter}`;
-  const admin = new pg.Client({ connectionString: testPostgresUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(testPostgresUrl);
+  const name = `threadstore_${label}_${process.pid}_${Date.now().toString(36)}_${++counter}`;
+  await onServer(serverUrl, `CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: testPostgresUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
+    drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }

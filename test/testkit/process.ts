@@ -1,13 +1,17 @@
 /**
  * Real server processes (`tsx src/main.ts`) for tests that need several instances, signals or
- * a database that goes away. Each listens on a free loopback port. Also runs the entry points
- * (server, migrate, import) to their exit, for start-up failures.
+ * a database that goes away. Each listens on a free loopback port. The bench starts its
+ * servers (the app, its baselines) here too. Also runs the entry points (server, migrate,
+ * import) to their exit, for start-up failures.
  */
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { graphqlClient, type GraphQLResponse, type VariablesArg } from './graphql.js';
 
-const root = join(import.meta.dirname, '..', '..');
+/** The repository root (server processes run there). */
+export const root = join(import.meta.dirname, '..', '..');
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -22,68 +26,122 @@ export function freePort(): Promise<number> {
 }
 
 export interface ServerProcess {
+  /** Name used in messages ("threadstore", "baseline", ...). */
+  name: string;
   port: number;
   url: string;
   process: ChildProcess;
-  /** Everything the process printed. */
+  /** Everything the process printed (the last `outputLimit` characters). */
   output(): string;
   /** Resolves with the exit code once the process ended. */
   exited: Promise<number | null>;
-  /** POSTs a GraphQL operation; returns the parsed body. */
+  /** POSTs a GraphQL operation to /graphql; returns the parsed body. */
+  graphql<R, V>(document: TypedDocumentNode<R, V>, ...variables: VariablesArg<V>): Promise<GraphQLResponse<R>>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data?: T; errors?: any[] }>;
   /** Sends SIGKILL if still running. */
   kill(): void;
+  /** SIGTERM, then SIGKILL after 10 s; resolves once the process exited. */
+  stop(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  /** Name used in messages. */
+  name: string;
+  /** Arguments to node: flags, then the script. */
+  nodeArgs: string[];
+  /** Environment on top of this process's; PORT and HOST are set. */
+  env?: Record<string, string>;
+  /** The request that answers 200 once the server is ready (default GET /healthz). */
+  health?: { path: string; init?: RequestInit };
+  /** How long the server may take to be ready (default 30 s). */
+  timeoutMs?: number;
+  /** Keep only the last this many characters of output (default: all of it). */
+  outputLimit?: number;
+  /** Sees the child as soon as it is spawned (the bench kills its children when it exits). */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /**
- * Starts `npm start` equivalent with `env` on a free port; resolves once /healthz answers 200.
- * @throws Error with the process output when it exits or is not healthy within 30 s
+ * Spawns node with `nodeArgs` on a free port; resolves once the health request answers 200.
+ * @throws Error with the process output when it exits or is not ready within `timeoutMs`
  */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function spawnServer(options: SpawnOptions): Promise<ServerProcess> {
+  const { name, health = { path: '/healthz' }, timeoutMs = 30_000, outputLimit = Number.POSITIVE_INFINITY } = options;
   const port = await freePort();
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'main.ts')], {
+  const child = spawn(process.execPath, options.nodeArgs, {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  options.onSpawn?.(child);
+  const collect = (d: Buffer) => {
+    out += d.toString();
+    if (out.length > outputLimit) out = out.slice(-outputLimit);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${out}`);
     try {
-      const res = await fetch(`${url}/healthz`);
+      const res = await fetch(`${url}${health.path}`, health.init);
       if (res.status === 200) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server not healthy after 30 s:\n${out}`);
+      throw new Error(`${name} not healthy after ${timeoutMs / 1000} s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  const client = graphqlClient((body) =>
+    fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+  );
   return {
+    name,
     port,
     url,
     process: child,
     output: () => out,
     exited,
-    async graphql(query, variables) {
-      const res = await fetch(`${url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-      return (await res.json()) as never;
-    },
+    graphql: client.request as ServerProcess['graphql'],
     kill() {
       if (child.exitCode === null) child.kill('SIGKILL');
     },
+    stop: () => stopProcess(child),
   };
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once `child` exited (at once if it had). */
+export async function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Starts threadstore as `npm start` does (node --import tsx src/main.ts) with `env` on a free
+ * port (LOG_LEVEL info unless set); resolves once /healthz answers 200. `options.nodeArgs`
+ * adds node flags (--cpu-prof ...).
+ * @throws Error with the process output when it exits or is not healthy in time (30 s)
+ */
+export function startServer(
+  env: Record<string, string>,
+  options: Partial<Omit<SpawnOptions, 'env' | 'health'>> = {},
+): Promise<ServerProcess> {
+  return spawnServer({
+    name: 'threadstore',
+    ...options,
+    nodeArgs: [...(options.nodeArgs ?? []), '--import', 'tsx', join(root, 'src', 'main.ts')],
+    env: { LOG_LEVEL: 'info', ...env },
+  });
 }
 
 export interface Exited {

@@ -1,24 +1,47 @@
 /**
- * Seeders that build state through the API.
+ * Seeders that build state through the API, on typed documents.
  */
+import { graphql } from '../generated/gql.js';
+import type { AppendItemsInput, CreateThreadInput, NewItem } from '../generated/graphql.js';
 import type { TestApp } from './app.js';
 
 let counter = 0;
 
+const CREATE_THREAD = graphql(`
+  mutation SeedCreateThread($input: CreateThreadInput!) {
+    createThread(input: $input) {
+      thread {
+        id
+      }
+    }
+  }
+`);
+
+const APPEND_ITEMS = graphql(`
+  mutation SeedAppendItems($input: AppendItemsInput!) {
+    appendItems(input: $input) {
+      items {
+        ... on ConversationItem {
+          seq
+        }
+      }
+    }
+  }
+`);
+
 /** Creates a thread; returns its id. */
 export async function createThread(
   t: TestApp,
-  input: { id?: string; agentId?: string; name?: string | null; metadata?: unknown } = {},
+  input: Partial<CreateThreadInput> = {},
 ): Promise<string> {
-  const data = await t.execute<{ createThread: { thread: { id: string } } }>(
-    'mutation($input: CreateThreadInput!) { createThread(input: $input) { thread { id } } }',
-    { input: { agentId: 'agent-1', ...input, id: input.id ?? `thread-${process.pid}-${++counter}` } },
-  );
+  const data = await t.execute(CREATE_THREAD, {
+    input: { agentId: 'agent-1', ...input, id: input.id ?? `thread-${process.pid}-${++counter}` },
+  });
   return data.createThread.thread.id;
 }
 
 /** A message NewItem. */
-export function message(content: string, role = 'user'): Record<string, unknown> {
+export function message(content: string, role = 'user'): NewItem {
   return { message: { role, content } };
 }
 
@@ -27,14 +50,12 @@ export async function append(
   t: TestApp,
   threadId: string,
   items: Record<string, unknown>[],
-  extra: Record<string, unknown> = {},
+  extra: Omit<AppendItemsInput, 'threadId' | 'items'> = {},
 ): Promise<number[]> {
-  const data = await t.execute<{ appendItems: { items: { seq: number }[] } }>(
-    `mutation($input: AppendItemsInput!) {
-      appendItems(input: $input) { items { ... on ConversationItem { seq } } }
-    }`,
-    { input: { threadId, items, ...extra } },
-  );
+  // Tests build items loosely (JSON read from fixtures, bodies the server must refuse): the
+  // server, not the seeder, checks them.
+  const input: AppendItemsInput = { threadId, items: items as NewItem[], ...extra };
+  const data = await t.execute(APPEND_ITEMS, { input });
   return data.appendItems.items.map((i) => i.seq);
 }
 

@@ -1,9 +1,12 @@
 /**
  * graphql-ws helpers: a client against a test app listening on a loopback port, and a
- * follower that collects the items of a thread subscription.
+ * follower that collects the items of a thread subscription (a typed document).
  */
+import { print } from 'graphql';
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { graphql } from '../generated/gql.js';
+import type { TestFollowSubscription, TestFollowSubscriptionVariables } from '../generated/graphql.js';
 
 /** A graphql-ws client for `ws://127.0.0.1:<port>/graphql` that does not retry. */
 export function wsClient(port: number): Client {
@@ -15,18 +18,27 @@ export function wsClient(port: number): Client {
   });
 }
 
-export const FOLLOW = `subscription($threadId: ID!, $afterSeq: Int) {
-  threadItems(threadId: $threadId, afterSeq: $afterSeq) {
-    ... on ConversationItem { id seq type }
-    ... on MessageItem { content }
+const FOLLOW = graphql(`
+  subscription TestFollow($threadId: ID!, $afterSeq: Int) {
+    threadItems(threadId: $threadId, afterSeq: $afterSeq) {
+      ... on ConversationItem {
+        id
+        seq
+        type
+      }
+      ... on MessageItem {
+        content
+      }
+    }
   }
-}`;
+`);
 
+/** An item as a follower sees it: every item's id, seq and type; a message's content. */
 export interface FollowedItem {
   id: string;
   seq: number;
   type: string;
-  content?: string;
+  content?: string | null;
 }
 
 /**
@@ -41,8 +53,8 @@ export function follow(
 ): { done: Promise<void>; cancel: () => void } {
   let cancel = () => {};
   const done = new Promise<void>((resolve, reject) => {
-    cancel = client.subscribe<{ threadItems: FollowedItem }>(
-      { query: FOLLOW, variables: { threadId, afterSeq } },
+    cancel = client.subscribe<TestFollowSubscription>(
+      { query: print(FOLLOW), variables: { threadId, afterSeq } satisfies TestFollowSubscriptionVariables },
       {
         next: (result) => {
           if (result.errors) reject(Object.assign(new Error(result.errors[0]!.message), { errors: result.errors }));

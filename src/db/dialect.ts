@@ -1,0 +1,56 @@
+/**
+ * The SQL that differs between SQLite and PostgreSQL, in one place. Stores build their
+ * statements with Prisma.sql and ask the dialect for the few fragments that differ; every
+ * other statement is the same text on both databases.
+ */
+import { Prisma } from '../generated/prisma/client.js';
+import type { Provider } from './migrations.js';
+
+/** SQL fragments whose text depends on the database. */
+export interface Dialect {
+  /** True when `haystack` contains `needle` (exact characters; fold case before). */
+  contains(haystack: Prisma.Sql, needle: string): Prisma.Sql;
+  /**
+   * `column` for ordering and comparing in bytewise order: SQLite's default, PostgreSQL's
+   * `COLLATE "C"` (its default collation sorts "B" after "a"), so both list in one order.
+   */
+  bytewise(column: Prisma.Sql): Prisma.Sql;
+  /**
+   * True when the JSON object text in `column` has the top-level `key` equal to `value`.
+   * Objects and arrays compare whole, key order ignored; numbers compare as numbers.
+   * @param canonical the canonical JSON text of `value` (src/json.ts, filterableJson)
+   */
+  jsonMemberEquals(column: Prisma.Sql, key: string, value: unknown, canonical: string): Prisma.Sql;
+}
+
+const sqlite: Dialect = {
+  contains: (haystack, needle) => Prisma.sql`instr(${haystack}, ${needle}) > 0`,
+  bytewise: (column) => column,
+  jsonMemberEquals(column, key, value, canonical) {
+    const member = (test: Prisma.Sql) =>
+      Prisma.sql`EXISTS (SELECT 1 FROM json_each(${column}) AS m WHERE m.key = ${key} AND ${test})`;
+    if (value === null) return member(Prisma.sql`m.type = 'null'`);
+    if (value === true) return member(Prisma.sql`m.type = 'true'`);
+    if (value === false) return member(Prisma.sql`m.type = 'false'`);
+    if (typeof value === 'number') {
+      return member(Prisma.sql`m.type IN ('integer', 'real') AND m.atom = ${value}`);
+    }
+    if (typeof value === 'string') {
+      return member(Prisma.sql`m.type = 'text' AND m.atom = ${JSON.parse(canonical) as string}`);
+    }
+    return member(Prisma.sql`m.type IN ('object', 'array') AND m.value = json(${canonical})`);
+  },
+};
+
+const postgresql: Dialect = {
+  contains: (haystack, needle) => Prisma.sql`strpos(${haystack}, ${needle}) > 0`,
+  bytewise: (column) => Prisma.sql`${column} COLLATE "C"`,
+  // jsonb equality: deep, key order ignored, numbers compared as numbers (as SQLite's atom).
+  jsonMemberEquals: (column, key, _value, canonical) =>
+    Prisma.sql`(${column}::jsonb -> ${key}::text) = ${canonical}::jsonb`,
+};
+
+/** The dialect of a provider. */
+export function dialectOf(provider: Provider): Dialect {
+  return provider === 'postgresql' ? postgresql : sqlite;
+}

@@ -1,0 +1,311 @@
+/**
+ * Storage of the item log and its idempotency keys: every SQL statement and Prisma call on the
+ * Item and IdempotencyKey tables, rows parsed into ItemRecords here and nowhere else. Item
+ * reads and inserts are raw statements (CPU profiles in bench/ put most of their cost in
+ * Prisma's per-call query compilation); deletes and key records use Prisma's model API. No
+ * rules: item.service.ts decides seqs, bounds and what a missing row means.
+ */
+import { readInChunks } from '../db/chunks.js';
+import type { Executor } from '../db/transaction.js';
+import { type Item, Prisma, type Thread } from '../generated/prisma/client.js';
+import { itemId } from '../ids.js';
+import { type ThreadRecord, toThreadRecord } from '../threads/thread.store.js';
+import type { ItemStatus } from './item-types.js';
+
+/** A stored item with its payload parsed. `id` is "<threadId>:<seq>". */
+export interface ItemRecord {
+  id: string;
+  tenantId: string;
+  threadId: string;
+  seq: number;
+  type: string;
+  status: ItemStatus;
+  responseId: string | null;
+  createdAt: Date;
+  createdBy: string | null;
+  callId: string | null;
+  data: unknown;
+}
+
+/** An item checked and serialised by item.service.ts (prepareItem), ready to get a seq. */
+export interface PreparedItem {
+  type: string;
+  status: ItemStatus;
+  responseId: string | null;
+  createdBy: string | null;
+  /** null: the time of the write. */
+  createdAt: Date | null;
+  callId: string | null;
+  dataJson: string;
+}
+
+/** Parses a row: raw statements return driver types (bigint, text times). */
+export function toItemRecord(row: Item): ItemRecord {
+  const seq = Number(row.seq);
+  return {
+    id: itemId(row.threadId, seq),
+    tenantId: row.tenantId,
+    threadId: row.threadId,
+    seq,
+    type: row.type,
+    status: row.status as ItemStatus,
+    responseId: row.responseId,
+    createdAt: new Date(row.createdAt),
+    createdBy: row.createdBy,
+    callId: row.callId,
+    data: JSON.parse(row.dataJson) as unknown,
+  };
+}
+
+/** Rows per INSERT: 10 parameters a row, under SQLite's cap of 999. */
+const ITEMS_PER_INSERT = 90;
+
+/**
+ * Writes prepared items at seqs firstSeq.. and returns them as records. Raw multi-row
+ * INSERTs rather than createMany: appends are the hot path, and CPU profiles (bench/) show
+ * Prisma's query compilation dominating createMany; a raw statement skips it.
+ */
+export async function insertItems(
+  tx: Executor,
+  tenantId: string,
+  threadId: string,
+  firstSeq: number,
+  items: readonly PreparedItem[],
+  now: Date,
+): Promise<ItemRecord[]> {
+  const rows: Item[] = items.map((item, i) => ({
+    tenantId,
+    threadId,
+    seq: firstSeq + i,
+    type: item.type,
+    status: item.status,
+    responseId: item.responseId,
+    createdAt: item.createdAt ?? now,
+    createdBy: item.createdBy,
+    callId: item.callId,
+    dataJson: item.dataJson,
+  }));
+  for (let start = 0; start < rows.length; start += ITEMS_PER_INSERT) {
+    const values = rows
+      .slice(start, start + ITEMS_PER_INSERT)
+      .map(
+        (r) =>
+          Prisma.sql`(${r.tenantId}, ${r.threadId}, ${r.seq}, ${r.type}, ${r.status}, ${r.responseId}, ${r.createdAt}, ${r.createdBy}, ${r.callId}, ${r.dataJson})`,
+      );
+    await tx.$executeRaw`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson") VALUES ${Prisma.join(values)}`;
+  }
+  return rows.map(toItemRecord);
+}
+
+/** The first append made with an idempotency key, and the thread as it is now. */
+export interface IdempotencyRecord {
+  requestHash: string;
+  firstSeq: number;
+  itemCount: number;
+  thread: ThreadRecord;
+}
+
+/** The record of an idempotency key on a thread with the thread as it is now, or null. */
+export async function selectIdempotencyKey(
+  db: Executor,
+  tenantId: string,
+  threadId: string,
+  key: string,
+): Promise<IdempotencyRecord | null> {
+  type Row = Thread & { keyRequestHash: string; keyFirstSeq: number; keyItemCount: number };
+  const [row] = await db.$queryRaw<Row[]>`
+    SELECT t.*, k."requestHash" AS "keyRequestHash", k."firstSeq" AS "keyFirstSeq",
+      k."itemCount" AS "keyItemCount"
+    FROM "IdempotencyKey" k JOIN "Thread" t ON t."tenantId" = k."tenantId" AND t."id" = k."threadId"
+    WHERE k."tenantId" = ${tenantId} AND k."threadId" = ${threadId} AND k."key" = ${key}`;
+  if (!row) return null;
+  return {
+    requestHash: row.keyRequestHash,
+    firstSeq: Number(row.keyFirstSeq),
+    itemCount: Number(row.keyItemCount),
+    thread: toThreadRecord(row),
+  };
+}
+
+/** Records an idempotency key. @throws Prisma's unique violation (P2002) when it exists */
+export async function insertIdempotencyKey(
+  tx: Executor,
+  row: {
+    tenantId: string;
+    threadId: string;
+    key: string;
+    requestHash: string;
+    firstSeq: number;
+    itemCount: number;
+    createdAt: Date;
+  },
+): Promise<void> {
+  await tx.idempotencyKey.create({ data: row });
+}
+
+/** Stored items with `after` < seq <= `upTo`, in seq order, at most `limit` of them. */
+export async function selectItemRange(
+  db: Executor,
+  tenantId: string,
+  threadId: string,
+  range: { after: number; upTo: number; limit?: number },
+): Promise<ItemRecord[]> {
+  const rows = await db.$queryRaw<Item[]>`
+    SELECT * FROM "Item"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId}
+      AND "seq" > ${range.after} AND "seq" <= ${range.upTo}
+    ORDER BY "seq" ${range.limit === undefined ? Prisma.empty : Prisma.sql`LIMIT ${range.limit}`}`;
+  return rows.map(toItemRecord);
+}
+
+/** A page of one thread's log: exclusive seq bounds, optional types, read direction. */
+export interface ItemPageQuery {
+  tenantId: string;
+  threadId: string;
+  /** Exclusive lower bound (-1: from the first item). */
+  lower: number;
+  /** Exclusive upper bound; null: none. */
+  upper: number | null;
+  types: readonly string[] | null;
+  forward: boolean;
+  limit: number;
+}
+
+/** Up to `limit` items within the bounds, in read order (descending when backward). */
+export async function selectItemPage(db: Executor, q: ItemPageQuery): Promise<ItemRecord[]> {
+  const rows = await db.$queryRaw<Item[]>`
+    SELECT * FROM "Item"
+    WHERE "tenantId" = ${q.tenantId} AND "threadId" = ${q.threadId} AND "seq" > ${q.lower}
+      ${q.upper === null ? Prisma.empty : Prisma.sql`AND "seq" < ${q.upper}`}
+      ${typesCondition(q.types)}
+    ORDER BY "seq" ${Prisma.raw(q.forward ? 'ASC' : 'DESC')}
+    LIMIT ${q.limit}`;
+  return rows.map(toItemRecord);
+}
+
+/** `AND "type" IN (...)`, or nothing when every type is wanted. */
+function typesCondition(types: readonly string[] | null): Prisma.Sql {
+  return types ? Prisma.sql`AND "type" IN (${Prisma.join(types)})` : Prisma.empty;
+}
+
+/** True when an item of the types (any when null) exists at seq <= atMost or >= atLeast. */
+export async function itemExists(
+  db: Executor,
+  tenantId: string,
+  threadId: string,
+  types: readonly string[] | null,
+  seq: { atMost: number } | { atLeast: number },
+): Promise<boolean> {
+  const bound = 'atMost' in seq ? Prisma.sql`"seq" <= ${seq.atMost}` : Prisma.sql`"seq" >= ${seq.atLeast}`;
+  const found = await db.$queryRaw<unknown[]>`
+    SELECT 1 FROM "Item"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId} AND ${bound} ${typesCondition(types)}
+    LIMIT 1`;
+  return found.length > 0;
+}
+
+/** How many items of the given types a thread stores. */
+export async function countItems(
+  db: Executor,
+  tenantId: string,
+  threadId: string,
+  types: readonly string[],
+): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: number | bigint }[]>`
+    SELECT COUNT(*) AS n FROM "Item"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId} ${typesCondition(types)}`;
+  return Number(row?.n ?? 0);
+}
+
+/** Items by (threadId, seq), in chunks under SQLite's parameter cap; in no particular order. */
+export async function selectItems(
+  db: Executor,
+  tenantId: string,
+  keys: readonly { threadId: string; seq: number }[],
+): Promise<ItemRecord[]> {
+  const rows = await readInChunks(
+    keys,
+    2,
+    (chunk) => db.$queryRaw<Item[]>`
+      SELECT * FROM "Item" WHERE "tenantId" = ${tenantId}
+        AND ("threadId", "seq") IN (${Prisma.join(chunk.map((k) => Prisma.sql`(${k.threadId}, ${k.seq})`))})`,
+  );
+  return rows.map(toItemRecord);
+}
+
+/** The item with the highest stored seq of each thread, in one statement per chunk. */
+export async function selectNewestItems(
+  db: Executor,
+  tenantId: string,
+  threadIds: readonly string[],
+): Promise<ItemRecord[]> {
+  const rows = await readInChunks(
+    threadIds,
+    1,
+    (chunk) => db.$queryRaw<Item[]>`
+      SELECT i.* FROM "Item" i
+      JOIN (SELECT "threadId", MAX("seq") AS "maxSeq" FROM "Item"
+            WHERE "tenantId" = ${tenantId} AND "threadId" IN (${Prisma.join(chunk)})
+            GROUP BY "threadId") m
+        ON i."threadId" = m."threadId" AND i."seq" = m."maxSeq"
+      WHERE i."tenantId" = ${tenantId}`,
+  );
+  return rows.map(toItemRecord);
+}
+
+/** The seq, type and callId of a thread's tool calls and results, in seq order. */
+export async function selectToolItems(
+  db: Executor,
+  tenantId: string,
+  threadId: string,
+): Promise<{ seq: number; type: string; callId: string | null }[]> {
+  const rows = await db.$queryRaw<Pick<Item, 'seq' | 'type' | 'callId'>[]>`
+    SELECT "seq", "type", "callId" FROM "Item"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId} AND "type" IN ('tool_call', 'tool_result')
+    ORDER BY "seq"`;
+  return rows.map((r) => ({ seq: Number(r.seq), type: r.type, callId: r.callId }));
+}
+
+/** True when an item of another type than `type` is stored at startSeq..endSeq. */
+export async function hasItemNotOfType(
+  db: Executor,
+  tenantId: string,
+  threadId: string,
+  range: { startSeq: number; endSeq: number },
+  type: string,
+): Promise<boolean> {
+  const found = await db.$queryRaw<unknown[]>`
+    SELECT 1 FROM "Item"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId}
+      AND "seq" BETWEEN ${range.startSeq} AND ${range.endSeq} AND "type" <> ${type}
+    LIMIT 1`;
+  return found.length > 0;
+}
+
+/** Deletes a thread's items created before `before`; returns how many. */
+export async function deleteItemsBefore(
+  tx: Executor,
+  tenantId: string,
+  threadId: string,
+  before: Date,
+): Promise<number> {
+  const { count } = await tx.item.deleteMany({ where: { tenantId, threadId, createdAt: { lt: before } } });
+  return count;
+}
+
+/** Deletes every item of a thread; returns how many. */
+export async function deleteThreadItems(tx: Executor, tenantId: string, threadId: string): Promise<number> {
+  const { count } = await tx.item.deleteMany({ where: { tenantId, threadId } });
+  return count;
+}
+
+/** Deletes every idempotency key of a thread. */
+export async function deleteIdempotencyKeys(tx: Executor, tenantId: string, threadId: string): Promise<void> {
+  await tx.idempotencyKey.deleteMany({ where: { tenantId, threadId } });
+}
+
+/** Deletes the idempotency keys of every tenant created before `cutoff`; returns how many. */
+export async function deleteIdempotencyKeysBefore(db: Executor, cutoff: Date): Promise<number> {
+  const { count } = await db.idempotencyKey.deleteMany({ where: { createdAt: { lt: cutoff } } });
+  return count;
+}

@@ -1,0 +1,46 @@
+/**
+ * Objects by node id (contract: Query.node, Query.nodes): threads, items and compaction
+ * records, looked up in one statement per kind through each module's service.
+ */
+import { findCompactions } from '../compaction/compaction.service.js';
+import type { CompactionRecord } from '../compaction/compaction.store.js';
+import type { ServiceContext } from '../context.js';
+import { parseNodeId } from '../ids.js';
+import { findItems } from '../items/item-history.service.js';
+import type { ItemRecord } from '../items/item.store.js';
+import { findThreads } from '../threads/thread.service.js';
+import type { ThreadRecord } from '../threads/thread.store.js';
+
+/** Any object with a node id. */
+export type NodeRecord = ThreadRecord | ItemRecord | CompactionRecord;
+
+/**
+ * Resolves node ids in the order asked: one statement per kind of node, null for unknown or
+ * malformed ids (never an error for them).
+ */
+export async function findNodes(
+  ctx: ServiceContext,
+  ids: readonly string[],
+): Promise<(NodeRecord | null)[]> {
+  const parsed = ids.map(parseNodeId);
+  const threadIds: string[] = [];
+  const itemKeys: { threadId: string; seq: number }[] = [];
+  const compactionKeys: { threadId: string; markerSeq: number }[] = [];
+  for (const p of parsed) {
+    if (p?.kind === 'thread') threadIds.push(p.threadId);
+    else if (p?.kind === 'item') itemKeys.push(p);
+    else if (p?.kind === 'compaction') compactionKeys.push(p);
+  }
+  const [threads, items, compactions] = await Promise.all([
+    threadIds.length ? findThreads(ctx, threadIds) : [],
+    findItems(ctx, itemKeys),
+    findCompactions(ctx, compactionKeys),
+  ]);
+  const next = { thread: 0, item: 0, compaction: 0 };
+  return parsed.map((p): NodeRecord | null => {
+    if (!p) return null;
+    if (p.kind === 'thread') return threads[next.thread++] ?? null;
+    if (p.kind === 'item') return items[next.item++] ?? null;
+    return compactions[next.compaction++] ?? null;
+  });
+}

@@ -1,0 +1,248 @@
+/**
+ * Storage of threads: every SQL statement and Prisma call on the Thread table, rows parsed
+ * into ThreadRecords here and nowhere else. Reads are raw statements (Prisma's per-call query
+ * compilation was most of a read's CPU, bench S5); writes use Prisma's model API, but for the
+ * seq counter on the append path. No rules: callers (thread.service.ts, and the
+ * item log for the seq counter) validate first and decide what a missing row means.
+ */
+import type { Database } from '../db/client.js';
+import { dialectOf } from '../db/dialect.js';
+import { isRecordNotFound } from '../db/errors.js';
+import { readInChunks } from '../db/chunks.js';
+import type { Executor } from '../db/transaction.js';
+import { Prisma, type Thread } from '../generated/prisma/client.js';
+
+/** A stored thread. Times are Dates; metadata is kept as JSON text (parse on read). */
+export interface ThreadRecord {
+  tenantId: string;
+  id: string;
+  agentId: string;
+  name: string | null;
+  /** The name case-folded for nameContains (thread.service.ts, foldCase). */
+  nameFolded: string | null;
+  archived: boolean;
+  metadataJson: string;
+  /** Canonical JSON of the metadata, for metadata filters. */
+  metadataCanonical: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Seq the next appended item gets. */
+  nextSeq: number;
+  /** Items currently stored. */
+  itemCount: number;
+}
+
+/** A new thread row, as thread.service.ts (newThreadRow) builds it. */
+export type NewThreadRow = Omit<ThreadRecord, 'nextSeq' | 'itemCount' | 'archived'>;
+
+/** Parses a row: raw statements return driver types (0/1, bigint, text times). */
+export function toThreadRecord(row: Thread): ThreadRecord {
+  return {
+    tenantId: row.tenantId,
+    id: row.id,
+    agentId: row.agentId,
+    name: row.name,
+    nameFolded: row.nameFolded,
+    archived: Boolean(row.archived),
+    metadataJson: row.metadataJson,
+    metadataCanonical: row.metadataCanonical,
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+    nextSeq: Number(row.nextSeq),
+    itemCount: Number(row.itemCount),
+  };
+}
+
+/** Inserts a thread. @throws Prisma's unique violation (P2002) when the id is taken */
+export async function insertThread(db: Executor, row: NewThreadRow): Promise<ThreadRecord> {
+  return toThreadRecord(await db.thread.create({ data: row }));
+}
+
+/** One thread, or null. */
+export async function selectThread(
+  db: Executor,
+  tenantId: string,
+  id: string,
+): Promise<ThreadRecord | null> {
+  const rows = await db.$queryRaw<Thread[]>`
+    SELECT * FROM "Thread" WHERE "tenantId" = ${tenantId} AND "id" = ${id}`;
+  return rows[0] ? toThreadRecord(rows[0]) : null;
+}
+
+/** Threads by id, in chunks under SQLite's parameter cap; in no particular order. */
+export async function selectThreads(
+  db: Executor,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<ThreadRecord[]> {
+  const rows = await readInChunks(
+    ids,
+    1,
+    (chunk) => db.$queryRaw<Thread[]>`
+      SELECT * FROM "Thread" WHERE "tenantId" = ${tenantId} AND "id" IN (${Prisma.join(chunk)})`,
+  );
+  return rows.map(toThreadRecord);
+}
+
+/** The columns of a thread an update may change. */
+export type ThreadChanges = Partial<
+  Pick<ThreadRecord, 'name' | 'nameFolded' | 'archived' | 'metadataJson' | 'metadataCanonical'>
+> & { updatedAt: Date };
+
+/** Updates a thread in one statement; null when it does not exist. */
+export async function updateThreadRow(
+  db: Executor,
+  tenantId: string,
+  id: string,
+  changes: ThreadChanges,
+): Promise<ThreadRecord | null> {
+  try {
+    return toThreadRecord(
+      await db.thread.update({ where: { tenantId_id: { tenantId, id } }, data: changes }),
+    );
+  } catch (error) {
+    if (isRecordNotFound(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * Advances the seq counter by `count` (and itemCount with it), bumps updatedAt, and returns
+ * the thread as updated; null when no row matched (missing thread, or `expectedNextSeq`
+ * given and different). On PostgreSQL the UPDATE takes the row lock that serialises appends
+ * to one thread. Raw: one UPDATE ... RETURNING, no query compilation (bench S1).
+ */
+export async function advanceNextSeq(
+  tx: Executor,
+  tenantId: string,
+  threadId: string,
+  count: number,
+  now: Date,
+  expectedNextSeq?: number | null,
+): Promise<ThreadRecord | null> {
+  const updated = await tx.$queryRaw<Thread[]>`
+    UPDATE "Thread" SET "nextSeq" = "nextSeq" + ${count}, "itemCount" = "itemCount" + ${count}, "updatedAt" = ${now}
+    WHERE "tenantId" = ${tenantId} AND "id" = ${threadId}
+    ${expectedNextSeq != null ? Prisma.sql`AND "nextSeq" = ${expectedNextSeq}` : Prisma.empty}
+    RETURNING *`;
+  return updated[0] ? toThreadRecord(updated[0]) : null;
+}
+
+/**
+ * Bumps updatedAt and subtracts `removedItems` from itemCount (purges), in one statement that
+ * takes the row lock as appends do; null when the thread does not exist.
+ */
+export async function touchThread(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  now: Date,
+  removedItems = 0,
+): Promise<ThreadRecord | null> {
+  const data =
+    removedItems === 0
+      ? { updatedAt: now }
+      : { updatedAt: now, itemCount: { decrement: removedItems } };
+  try {
+    return toThreadRecord(await tx.thread.update({ where: { tenantId_id: { tenantId, id } }, data }));
+  } catch (error) {
+    if (isRecordNotFound(error)) return null;
+    throw error;
+  }
+}
+
+/** Deletes the thread row (its items, records and keys go first: see thread.service.ts). */
+export async function deleteThreadRow(tx: Executor, tenantId: string, id: string): Promise<void> {
+  await tx.thread.delete({ where: { tenantId_id: { tenantId, id } } });
+}
+
+/** Which list order: the time column and direction; ties by id ascending. */
+export interface ThreadListOrder {
+  column: 'updatedAt' | 'createdAt';
+  descending: boolean;
+}
+
+/** A position in a list: the order's time (ms since the epoch) and the id. */
+export interface ThreadPosition {
+  at: number;
+  id: string;
+}
+
+/** A thread list query, validated by thread.service.ts (listThreads). */
+export interface ThreadListQuery {
+  tenantId: string;
+  agentId?: string | null;
+  includeArchived: boolean;
+  /** Case-folded substring of the name. */
+  nameNeedle?: string | null;
+  /** Top-level metadata keys with their values and canonical JSON (json.ts, filterableJson). */
+  metadata: { key: string; value: unknown; canonical: string }[];
+  order: ThreadListOrder;
+}
+
+/** The statements of one list query: the page, the far-side check and the count. */
+export interface ThreadLister {
+  /** Up to `limit` rows after `after` and before `before`, in read order. */
+  page(
+    range: { after: ThreadPosition | null; before: ThreadPosition | null },
+    forward: boolean,
+    limit: number,
+  ): Promise<ThreadRecord[]>;
+  /** True when a row exists at or before `edge` as seen reading in direction `forward`. */
+  existsUpTo(edge: ThreadPosition, forward: boolean): Promise<boolean>;
+  /** Rows matching the filter. */
+  count(): Promise<number>;
+}
+
+/** Builds the statements of a thread list query (keyset pagination in list order). */
+export function threadLister(db: Database, query: ThreadListQuery): ThreadLister {
+  const dialect = dialectOf(db.provider);
+  const conditions: Prisma.Sql[] = [Prisma.sql`"tenantId" = ${query.tenantId}`];
+  if (query.agentId != null) conditions.push(Prisma.sql`"agentId" = ${query.agentId}`);
+  if (!query.includeArchived) conditions.push(Prisma.sql`"archived" = ${false}`);
+  if (query.nameNeedle) {
+    // replace(): rows folded before final sigma was folded may still hold ς.
+    conditions.push(dialect.contains(Prisma.sql`replace("nameFolded", 'ς', 'σ')`, query.nameNeedle));
+  }
+  for (const { key, value, canonical } of query.metadata) {
+    conditions.push(dialect.jsonMemberEquals(Prisma.sql`"metadataCanonical"`, key, value, canonical));
+  }
+  const column = Prisma.raw(`"${query.order.column}"`);
+  const { descending } = query.order;
+  const idOrder = dialect.bytewise(Prisma.sql`"id"`);
+
+  /** Rows strictly after (forward) or before (backward) a position in list order. */
+  const beyond = (p: ThreadPosition, forward: boolean): Prisma.Sql => {
+    const at = new Date(p.at);
+    const later = forward !== descending; // list order moves to later times
+    const idCmp = Prisma.raw(forward ? '>' : '<');
+    return later
+      ? Prisma.sql`(${column} > ${at} OR (${column} = ${at} AND ${idOrder} ${idCmp} ${p.id}))`
+      : Prisma.sql`(${column} < ${at} OR (${column} = ${at} AND ${idOrder} ${idCmp} ${p.id}))`;
+  };
+  const where = (extra: Prisma.Sql[]) => Prisma.join([...conditions, ...extra], ' AND ');
+
+  return {
+    async page(range, forward, limit) {
+      const extra: Prisma.Sql[] = [];
+      if (range.after) extra.push(beyond(range.after, true));
+      if (range.before) extra.push(beyond(range.before, false));
+      const sortDir = Prisma.raw(forward === descending ? 'DESC' : 'ASC');
+      const idDir = Prisma.raw(forward ? 'ASC' : 'DESC');
+      const rows = await db.prisma.$queryRaw<Thread[]>`
+        SELECT * FROM "Thread" WHERE ${where(extra)}
+        ORDER BY ${column} ${sortDir}, ${idOrder} ${idDir} LIMIT ${limit}`;
+      return rows.map(toThreadRecord);
+    },
+    async existsUpTo(edge, forward) {
+      const found = await db.prisma.$queryRaw<unknown[]>`
+        SELECT 1 FROM "Thread" WHERE ${where([Prisma.sql`NOT ${beyond(edge, forward)}`])} LIMIT 1`;
+      return found.length > 0;
+    },
+    async count() {
+      const [row] = await db.prisma.$queryRaw<{ n: number | bigint }[]>`
+        SELECT COUNT(*) AS n FROM "Thread" WHERE ${where([])}`;
+      return Number(row?.n ?? 0);
+    },
+  };
+}

@@ -1,0 +1,264 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Items to append to one thread. */
+export type AppendItemsInput = {
+  /** If set, the append fails with CONFLICT unless the first new item would get exactly this seq. */
+  expectedSeq?: number | null | undefined;
+  /** A retry with the same key on the same thread returns the first result (replayed: true) and writes nothing; the same key with items that are not deep-equal is a CONFLICT. Keys are kept at least 24 hours. */
+  idempotencyKey?: string | null | undefined;
+  /** 1 to 500 items, written all-or-nothing with consecutive seqs. */
+  items: Array<NewItem>;
+  threadId: string | number;
+};
+
+/** A new thread. */
+export type CreateThreadInput = {
+  /** The owning agent; fixed for the life of the thread. */
+  agentId: string;
+  /** Caller-chosen id (1-128 chars of [A-Za-z0-9._-]); generated when left out. */
+  id?: string | number | null | undefined;
+  /** A JSON object; {} when left out. */
+  metadata?: unknown;
+  name?: string | null | undefined;
+};
+
+/** An error body. */
+export type ErrorInput = {
+  code?: string | null | undefined;
+  reason: string;
+};
+
+/** Whether the item is final, still being produced, or waiting for someone. */
+export type ItemStatus =
+  | 'ACTION_REQUIRED'
+  | 'COMPLETED'
+  | 'IN_PROGRESS';
+
+/** A message body. */
+export type MessageInput = {
+  /** Plain-text content. */
+  content?: string | null | undefined;
+  /** Structured content parts, stored as given. */
+  parts?: unknown;
+  /** user, assistant, system, developer, or another role name. */
+  role: string;
+  usage?: TokenUsageInput | null | undefined;
+};
+
+/** Exactly one of the body fields (message ... other) must be set. */
+export type NewItem = {
+  /** For importing history; defaults to the time of the append. */
+  createdAt?: string | null | undefined;
+  createdBy?: string | null | undefined;
+  error?: ErrorInput | null | undefined;
+  message?: MessageInput | null | undefined;
+  other?: OtherItemInput | null | undefined;
+  reasoning?: ReasoningInput | null | undefined;
+  resourceEvent?: ResourceEventInput | null | undefined;
+  responseId?: string | null | undefined;
+  slashCommand?: SlashCommandInput | null | undefined;
+  status?: ItemStatus | null | undefined;
+  terminal?: TerminalInput | null | undefined;
+  toolCall?: ToolCallInput | null | undefined;
+  toolResult?: ToolResultInput | null | undefined;
+};
+
+/** An item of a type outside the known set. */
+export type OtherItemInput = {
+  data: unknown;
+  /** Matches ^[a-z][a-z0-9_]{0,63}$ and is not one of the known type names (those have their own field; compaction markers come from addCompaction). */
+  type: string;
+};
+
+/** A reasoning body. */
+export type ReasoningInput = {
+  text: string;
+};
+
+/** A lifecycle event body. */
+export type ResourceEventInput = {
+  kind: string;
+  payload?: unknown;
+};
+
+/** A slash command body. */
+export type SlashCommandInput = {
+  args?: string | null | undefined;
+  command: string;
+};
+
+/** A terminal stream body. */
+export type TerminalInput = {
+  /** stdin, stdout or stderr. */
+  stream: string;
+  text: string;
+};
+
+/** Token counts reported by the model. */
+export type TokenUsageInput = {
+  inputTokens?: number | null | undefined;
+  outputTokens?: number | null | undefined;
+  totalTokens?: number | null | undefined;
+};
+
+/** A tool call body. */
+export type ToolCallInput = {
+  arguments: unknown;
+  callId: string;
+  name: string;
+};
+
+/** A tool result body. */
+export type ToolResultInput = {
+  callId: string;
+  isError?: boolean | null | undefined;
+  name?: string | null | undefined;
+  output: unknown;
+};
+
+export type ErrorsThreadCountQueryVariables = Exact<{
+  n?: number | null | undefined;
+}>;
+
+
+export type ErrorsThreadCountQuery = { threads: { totalCount: number } };
+
+export type ErrorsThreadCompactionsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ErrorsThreadCompactionsQuery = { thread: { id: string, compactions: Array<{ id: string }> } | null };
+
+export type ErrorsPayloadTooLargeMutationVariables = Exact<{
+  input: AppendItemsInput;
+}>;
+
+
+export type ErrorsPayloadTooLargeMutation = { appendItems: { replayed: boolean } };
+
+export type ErrorsNextSeqQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ErrorsNextSeqQuery = { thread: { nextSeq: number } | null };
+
+export type OperationsCreateThreadMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type OperationsCreateThreadMutation = { createThread: { thread: { id: string } } };
+
+export type OperationsThreadQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type OperationsThreadQuery = { thread: { id: string, agentId: string } | null };
+
+export type OperationsAppendMutationVariables = Exact<{
+  input: AppendItemsInput;
+}>;
+
+
+export type OperationsAppendMutation = { appendItems: { thread: { nextSeq: number } } };
+
+export type StatementsThreadListQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type StatementsThreadListQuery = { threads: { edges: Array<{ node: { id: string, name: string | null, itemCount: number, lastItem:
+          | { __typename: 'CompactionItem', seq: number }
+          | { __typename: 'ErrorItem', seq: number }
+          | { __typename: 'MessageItem', seq: number }
+          | { __typename: 'OtherItem', seq: number }
+          | { __typename: 'ReasoningItem', seq: number }
+          | { __typename: 'ResourceEventItem', seq: number }
+          | { __typename: 'SlashCommandItem', seq: number }
+          | { __typename: 'TerminalItem', seq: number }
+          | { __typename: 'ToolCallItem', seq: number }
+          | { __typename: 'ToolResultItem', seq: number }
+         | null } }> } };
+
+export type StatementsHistoryPageQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type StatementsHistoryPageQuery = { thread: { items: { edges: Array<{ node:
+          | { __typename: 'CompactionItem' }
+          | { __typename: 'ErrorItem' }
+          | { __typename: 'MessageItem' }
+          | { __typename: 'OtherItem' }
+          | { __typename: 'ReasoningItem' }
+          | { __typename: 'ResourceEventItem' }
+          | { __typename: 'SlashCommandItem' }
+          | { __typename: 'TerminalItem' }
+          | { __typename: 'ToolCallItem' }
+          | { __typename: 'ToolResultItem' }
+         }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } } | null };
+
+export type SeedCreateThreadMutationVariables = Exact<{
+  input: CreateThreadInput;
+}>;
+
+
+export type SeedCreateThreadMutation = { createThread: { thread: { id: string } } };
+
+export type SeedAppendItemsMutationVariables = Exact<{
+  input: AppendItemsInput;
+}>;
+
+
+export type SeedAppendItemsMutation = { appendItems: { items: Array<
+      | { seq: number }
+      | { seq: number }
+      | { seq: number }
+      | { seq: number }
+      | { seq: number }
+      | { seq: number }
+      | { seq: number }
+      | { seq: number }
+      | { seq: number }
+      | { seq: number }
+    > } };
+
+export type TestFollowSubscriptionVariables = Exact<{
+  threadId: string | number;
+  afterSeq?: number | null | undefined;
+}>;
+
+
+export type TestFollowSubscription = { threadItems:
+    | { id: string, seq: number, type: string }
+    | { id: string, seq: number, type: string }
+    | { id: string, seq: number, type: string, content: string | null }
+    | { id: string, seq: number, type: string }
+    | { id: string, seq: number, type: string }
+    | { id: string, seq: number, type: string }
+    | { id: string, seq: number, type: string }
+    | { id: string, seq: number, type: string }
+    | { id: string, seq: number, type: string }
+    | { id: string, seq: number, type: string }
+   };
+
+
+export const ErrorsThreadCountDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ErrorsThreadCount"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"n"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"threads"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"n"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}}]}}]}}]} as unknown as DocumentNode<ErrorsThreadCountQuery, ErrorsThreadCountQueryVariables>;
+export const ErrorsThreadCompactionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ErrorsThreadCompactions"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"thread"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"compactions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]} as unknown as DocumentNode<ErrorsThreadCompactionsQuery, ErrorsThreadCompactionsQueryVariables>;
+export const ErrorsPayloadTooLargeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ErrorsPayloadTooLarge"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"AppendItemsInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"appendItems"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"replayed"}}]}}]}}]} as unknown as DocumentNode<ErrorsPayloadTooLargeMutation, ErrorsPayloadTooLargeMutationVariables>;
+export const ErrorsNextSeqDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ErrorsNextSeq"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"thread"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nextSeq"}}]}}]}}]} as unknown as DocumentNode<ErrorsNextSeqQuery, ErrorsNextSeqQueryVariables>;
+export const OperationsCreateThreadDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"OperationsCreateThread"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createThread"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"ObjectField","name":{"kind":"Name","value":"agentId"},"value":{"kind":"StringValue","value":"a","block":false}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"thread"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]} as unknown as DocumentNode<OperationsCreateThreadMutation, OperationsCreateThreadMutationVariables>;
+export const OperationsThreadDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OperationsThread"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"thread"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"agentId"}}]}}]}}]} as unknown as DocumentNode<OperationsThreadQuery, OperationsThreadQueryVariables>;
+export const OperationsAppendDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"OperationsAppend"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"AppendItemsInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"appendItems"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"thread"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nextSeq"}}]}}]}}]}}]} as unknown as DocumentNode<OperationsAppendMutation, OperationsAppendMutationVariables>;
+export const StatementsThreadListDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"StatementsThreadList"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"threads"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"ObjectValue","fields":[{"kind":"ObjectField","name":{"kind":"Name","value":"agentId"},"value":{"kind":"StringValue","value":"statements","block":false}}]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"lastItem"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ConversationItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seq"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"itemCount"}}]}}]}}]}}]}}]} as unknown as DocumentNode<StatementsThreadListQuery, StatementsThreadListQueryVariables>;
+export const StatementsHistoryPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"StatementsHistoryPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"thread"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"items"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"50"}},{"kind":"Argument","name":{"kind":"Name","value":"afterSeq"},"value":{"kind":"IntValue","value":"3"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]} as unknown as DocumentNode<StatementsHistoryPageQuery, StatementsHistoryPageQueryVariables>;
+export const SeedCreateThreadDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SeedCreateThread"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateThreadInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createThread"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"thread"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]} as unknown as DocumentNode<SeedCreateThreadMutation, SeedCreateThreadMutationVariables>;
+export const SeedAppendItemsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SeedAppendItems"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"AppendItemsInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"appendItems"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ConversationItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seq"}}]}}]}}]}}]}}]} as unknown as DocumentNode<SeedAppendItemsMutation, SeedAppendItemsMutationVariables>;
+export const TestFollowDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"TestFollow"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"afterSeq"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"threadItems"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"threadId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}}},{"kind":"Argument","name":{"kind":"Name","value":"afterSeq"},"value":{"kind":"Variable","name":{"kind":"Name","value":"afterSeq"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ConversationItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"seq"}},{"kind":"Field","name":{"kind":"Name","value":"type"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MessageItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"content"}}]}}]}}]}}]} as unknown as DocumentNode<TestFollowSubscription, TestFollowSubscriptionVariables>;
