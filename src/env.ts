@@ -32,7 +32,8 @@ export function redact(text: string): string {
     .replace(/([?&](?:ssl)?password=)[^&\s]*/gi, '$1***');
 }
 
-const DATABASE_URL_FORMS = 'file:<path> (SQLite) or postgres://<user>@<host>:5432/<database> (PostgreSQL)';
+const DATABASE_URL_FORMS =
+  'file:<path> (SQLite) or postgres://<user>@<host>:5432/<database> (PostgreSQL)';
 
 /**
  * Why `url` is not a database URL threadstore opens (`file:<path>` for SQLite,
@@ -46,29 +47,34 @@ export function databaseUrlProblem(url: string): string | null {
 
 /** A whole number written in digits (no sign, exponent or hex) from `min` to `max`. */
 function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
-  return z
-    .string()
-    .trim()
-    .regex(/^\d+$/)
-    .transform(Number)
-    .pipe(z.number().min(min).max(max));
+  return z.string().trim().regex(/^\d+$/).transform(Number).pipe(z.number().min(min).max(max));
 }
 
 const envSchema = z.object({
   PORT: integer(0, 65535).default(4000).describe('a port number from 0 to 65535'),
-  HOST: z.string().min(1).default('0.0.0.0').describe('an interface address such as 0.0.0.0 or 127.0.0.1'),
+  HOST: z
+    .string()
+    .min(1)
+    .default('0.0.0.0')
+    .describe('an interface address such as 0.0.0.0 or 127.0.0.1'),
   DATABASE_URL: z
     .string()
     .refine((url) => databaseUrlProblem(url) === null)
     .default('file:./data/threadstore.db')
     .describe(DATABASE_URL_FORMS),
-  DB_POOL_SIZE: integer(1, 1000).default(10).describe('PostgreSQL connections per instance, 1 to 1000'),
-  DB_STATEMENT_TIMEOUT_MS: integer(0).default(30_000).describe('a PostgreSQL statement timeout in ms (0 = none)'),
+  DB_POOL_SIZE: integer(1, 1000)
+    .default(10)
+    .describe('PostgreSQL connections per instance, 1 to 1000'),
+  DB_STATEMENT_TIMEOUT_MS: integer(0)
+    .default(30_000)
+    .describe('a PostgreSQL statement timeout in ms (0 = none)'),
   REDIS_URL: z
     .string()
     .refine((url) => /^rediss?:\/\//.test(url) && URL.canParse(url))
     .optional()
-    .describe('redis://<host>:6379 (rediss:// for TLS), or unset it to run one instance without Redis'),
+    .describe(
+      'redis://<host>:6379 (rediss:// for TLS), or unset it to run one instance without Redis',
+    ),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
@@ -76,10 +82,16 @@ const envSchema = z.object({
   LOG_FORMAT: z
     .enum(['json', 'pretty'])
     .default('json')
-    .describe('json (one JSON object a line) or pretty (for people; needs the pino-pretty package)'),
+    .describe(
+      'json (one JSON object a line) or pretty (for people; needs the pino-pretty package)',
+    ),
   DEFAULT_TENANT: z.string().min(1).default('local').describe('a non-empty tenant id'),
-  MAX_ITEM_BYTES: integer(1).default(1024 * 1024).describe('a size in bytes above 0'),
-  MAX_BODY_BYTES: integer(1).default(16 * 1024 * 1024).describe('a size in bytes above 0'),
+  MAX_ITEM_BYTES: integer(1)
+    .default(1024 * 1024)
+    .describe('a size in bytes above 0'),
+  MAX_BODY_BYTES: integer(1)
+    .default(16 * 1024 * 1024)
+    .describe('a size in bytes above 0'),
   MAX_APPEND_ITEMS: integer(1).default(500).describe('a whole number above 0'),
   FOLLOWER_BUFFER_EVENTS: integer(1).default(10_000).describe('a whole number above 0'),
   MAX_QUERY_DEPTH: integer(1).default(16).describe('a whole number above 0'),
@@ -99,7 +111,8 @@ type Setting = keyof typeof envSchema.shape;
 function describeProblem(setting: Setting, value: string | undefined): string {
   const expected = envSchema.shape[setting].description ?? 'a valid value';
   const defaults = envSchema.parse({}) as Record<string, unknown>;
-  const fallback = defaults[setting] === undefined ? '' : `, or unset it for the default ${defaults[setting]}`;
+  const fallback =
+    defaults[setting] === undefined ? '' : `, or unset it for the default ${defaults[setting]}`;
   return `Configuration error: ${setting}="${redact(value ?? '')}" is not valid: set it to ${expected}${fallback}.`;
 }
 

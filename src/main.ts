@@ -11,7 +11,8 @@ import { createLogger } from './server/logging.js';
 
 /** Prints one line for a failure before the logger exists and exits. */
 function exitBeforeLogger(error: unknown): never {
-  const text = error instanceof ConfigError ? error.message : redact(String((error as Error)?.stack ?? error));
+  const text =
+    error instanceof ConfigError ? error.message : redact(String((error as Error)?.stack ?? error));
   process.stderr.write(`${text}\n`);
   process.exit(1);
 }

@@ -18,6 +18,11 @@ try {
   await db.close();
 } catch (error) {
   const message = error instanceof ConfigError ? error.message : redact((error as Error).message);
-  console.error(message.split('\n').map((line) => `migrate failed: ${line}`).join('\n'));
+  console.error(
+    message
+      .split('\n')
+      .map((line) => `migrate failed: ${line}`)
+      .join('\n'),
+  );
   process.exit(1);
 }

@@ -13,7 +13,9 @@ import { buildTestApp, type TestApp } from './testkit/app.js';
 import { testProvider } from './testkit/database.js';
 import { follow, wsClient } from './testkit/ws.js';
 
-const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+  version: string;
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const logs: Record<string, unknown>[] = [];
@@ -33,13 +35,21 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** POSTs an operation over HTTP; returns the response and its parsed body. */
-async function post(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+async function post(
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${base}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ query, variables }),
   });
-  return { response, body: (await response.json()) as { data?: any; errors?: any[] } };
+  type Body = {
+    data?: unknown;
+    errors?: { message: string; extensions?: Record<string, unknown> }[];
+  };
+  return { response, body: (await response.json()) as Body };
 }
 
 const APPEND = `mutation Append($input: AppendItemsInput!) {
@@ -62,14 +72,17 @@ function sample(text: string, series: string): number | undefined {
 async function waitForSample(series: string, value: number): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (sample(await metrics(), series) !== value) {
-    if (Date.now() > deadline) throw new Error(`${series} never reached ${value}:\n${await metrics()}`);
+    if (Date.now() > deadline)
+      throw new Error(`${series} never reached ${value}:\n${await metrics()}`);
     await sleep(50);
   }
 }
 
 describe('GET /metrics', () => {
   it('counts appends, items, live followers, requests and errors by code', async () => {
-    const created = await post('mutation Create { createThread(input: { id: "metrics-1", agentId: "a" }) { thread { id } } }');
+    const created = await post(
+      'mutation Create { createThread(input: { id: "metrics-1", agentId: "a" }) { thread { id } } }',
+    );
     expect(created.body.errors).toBeUndefined();
     const client = wsClient(Number(new URL(base).port));
     const seen: number[] = [];
@@ -77,11 +90,15 @@ describe('GET /metrics', () => {
     await waitForSample('threadstore_live_followers{topic="thread-items"}', 1);
 
     for (const n of [2, 3]) {
-      const items = Array.from({ length: n }, (_, i) => ({ message: { role: 'user', content: `m${i}` } }));
+      const items = Array.from({ length: n }, (_, i) => ({
+        message: { role: 'user', content: `m${i}` },
+      }));
       const appended = await post(APPEND, { input: { threadId: 'metrics-1', items } });
       expect(appended.body.errors).toBeUndefined();
     }
-    const missing = await post(APPEND, { input: { threadId: 'no-such-thread', items: [{ message: { role: 'user', content: 'x' } }] } });
+    const missing = await post(APPEND, {
+      input: { threadId: 'no-such-thread', items: [{ message: { role: 'user', content: 'x' } }] },
+    });
     expect(missing.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     await post('query Broken { noSuchField }');
     const deadline = Date.now() + 10_000;
@@ -92,12 +109,22 @@ describe('GET /metrics', () => {
     expect(sample(text, 'threadstore_appends_total')).toBe(2);
     expect(sample(text, 'threadstore_items_appended_total')).toBe(5);
     expect(sample(text, 'threadstore_live_followers{topic="thread-events"}')).toBe(0);
-    expect(sample(text, 'graphql_envelop_request{operationName="Append",operationType="mutation"}')).toBe(3);
-    expect(sample(text, 'graphql_envelop_request_duration_count{operationName="Append",operationType="mutation"}')).toBe(3);
+    expect(
+      sample(text, 'graphql_envelop_request{operationName="Append",operationType="mutation"}'),
+    ).toBe(3);
+    expect(
+      sample(
+        text,
+        'graphql_envelop_request_duration_count{operationName="Append",operationType="mutation"}',
+      ),
+    ).toBe(3);
     expect(text).toMatch(/^graphql_yoga_http_duration_bucket\{.*operationName="Append".*\} \d+$/m);
-    const errors = 'graphql_envelop_error_result{operationType="mutation",operationName="Append",phase="execute",code="NOT_FOUND"}';
+    const errors =
+      'graphql_envelop_error_result{operationType="mutation",operationName="Append",phase="execute",code="NOT_FOUND"}';
     expect(sample(text, errors)).toBe(1);
-    expect(text).toMatch(/^graphql_envelop_error_result\{.*operationName="Broken",phase="validate",code="GRAPHQL_VALIDATION_FAILED"\} 1$/m);
+    expect(text).toMatch(
+      /^graphql_envelop_error_result\{.*operationName="Broken",phase="validate",code="GRAPHQL_VALIDATION_FAILED"\} 1$/m,
+    );
     expect(text).toContain(`threadstore_build_info{version="${pkg.version}",commit=`);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
     if (testProvider === 'postgresql') {
@@ -114,23 +141,34 @@ describe('GET /metrics', () => {
     await waitForSample('threadstore_live_followers{topic="thread-items"}', 0);
   });
 
-  it.runIf(testProvider === 'postgresql')('reports Redis connected when REDIS_URL is set', async () => {
-    const withRedis = await buildTestApp({ HOST: '127.0.0.1', REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' });
-    try {
-      const port = await withRedis.app.start(0);
-      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-      expect(sample(text, 'threadstore_redis_connected')).toBe(1);
-    } finally {
-      await withRedis.close();
-    }
-  });
+  it.runIf(testProvider === 'postgresql')(
+    'reports Redis connected when REDIS_URL is set',
+    async () => {
+      const withRedis = await buildTestApp({
+        HOST: '127.0.0.1',
+        REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      });
+      try {
+        const port = await withRedis.app.start(0);
+        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        expect(sample(text, 'threadstore_redis_connected')).toBe(1);
+      } finally {
+        await withRedis.close();
+      }
+    },
+  );
 });
 
 describe('request log and request id', () => {
   it('sends back a sane incoming x-request-id and logs one line with it, without content or variables', async () => {
     const { response, body } = await post(
       APPEND,
-      { input: { threadId: 'metrics-1', items: [{ message: { role: 'user', content: 'very-secret-content' } }] } },
+      {
+        input: {
+          threadId: 'metrics-1',
+          items: [{ message: { role: 'user', content: 'very-secret-content' } }],
+        },
+      },
       { 'x-request-id': 'req-abc.123' },
     );
     expect(body.errors).toBeUndefined();
@@ -152,7 +190,11 @@ describe('request log and request id', () => {
   });
 
   it('replaces a missing or unusable request id with a new one', async () => {
-    const cases: Record<string, string>[] = [{}, { 'x-request-id': 'has spaces and "quotes"' }, { 'x-request-id': 'x'.repeat(300) }];
+    const cases: Record<string, string>[] = [
+      {},
+      { 'x-request-id': 'has spaces and "quotes"' },
+      { 'x-request-id': 'x'.repeat(300) },
+    ];
     for (const headers of cases) {
       const { response } = await post('query Q { threads { totalCount } }', {}, headers);
       const id = response.headers.get('x-request-id');

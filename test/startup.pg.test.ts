@@ -11,7 +11,12 @@ import { freePort, runToExit, startServer } from './testkit/process.js';
 import { expectOneLine } from './testkit/startup.js';
 
 /** The test server's URL with a user, password and database of our choosing. */
-function postgresUrl(parts: { user?: string; password?: string; database?: string; port?: number }): string {
+function postgresUrl(parts: {
+  user?: string;
+  password?: string;
+  database?: string;
+  port?: number;
+}): string {
   const url = new URL(testPostgresUrl);
   if (parts.user) url.username = parts.user;
   if (parts.password) url.password = parts.password;
@@ -33,7 +38,9 @@ describe('PostgreSQL unreachable or refusing stops the server with one line', ()
     const result = await runToExit({ DATABASE_URL: postgresUrl({ password: 'hunter2', port }) });
     expectOneLine(
       result,
-      new RegExp(`^DATABASE_URL: cannot reach PostgreSQL at 127.0.0.1:${port} \\(connection refused\\): check the host and port`),
+      new RegExp(
+        `^DATABASE_URL: cannot reach PostgreSQL at 127.0.0.1:${port} \\(connection refused\\): check the host and port`,
+      ),
       'hunter2',
     );
   });
@@ -44,11 +51,17 @@ describe('PostgreSQL unreachable or refusing stops the server with one line', ()
     silent = createServer((socket) => sockets.add(socket));
     await new Promise<void>((resolve) => silent!.listen(port, '127.0.0.1', resolve));
     const result = await runToExit({ DATABASE_URL: postgresUrl({ password: 'hunter2', port }) });
-    expectOneLine(result, /^DATABASE_URL: cannot reach PostgreSQL at 127.0.0.1:\d+ \(.*timeout.*\)/, 'hunter2');
+    expectOneLine(
+      result,
+      /^DATABASE_URL: cannot reach PostgreSQL at 127.0.0.1:\d+ \(.*timeout.*\)/,
+      'hunter2',
+    );
   });
 
   it('the database does not exist', async () => {
-    const result = await runToExit({ DATABASE_URL: postgresUrl({ password: 'hunter2', database: 'threadstore_no_such_db' }) });
+    const result = await runToExit({
+      DATABASE_URL: postgresUrl({ password: 'hunter2', database: 'threadstore_no_such_db' }),
+    });
     expectOneLine(
       result,
       /^DATABASE_URL: PostgreSQL at [\w.]+:\d+ has no database "threadstore_no_such_db": create it \(createdb threadstore_no_such_db\)/,
@@ -57,7 +70,9 @@ describe('PostgreSQL unreachable or refusing stops the server with one line', ()
   });
 
   it('the role does not exist', async () => {
-    const result = await runToExit({ DATABASE_URL: postgresUrl({ user: 'threadstore_no_such_role', password: 'hunter2' }) });
+    const result = await runToExit({
+      DATABASE_URL: postgresUrl({ user: 'threadstore_no_such_role', password: 'hunter2' }),
+    });
     expectOneLine(
       result,
       /^DATABASE_URL: PostgreSQL at [\w.]+:\d+ refused the login \(role "threadstore_no_such_role" does not exist\): check the user and password/,
@@ -69,9 +84,20 @@ describe('PostgreSQL unreachable or refusing stops the server with one line', ()
     const port = await freePort();
     const url = postgresUrl({ password: 'hunter2', port });
     const migrate = await runToExit({ DATABASE_URL: url }, { script: 'src/migrate.ts' });
-    expectOneLine(migrate, /^migrate failed: DATABASE_URL: cannot reach PostgreSQL at 127.0.0.1:\d+ \(connection refused\)/, 'hunter2');
-    const flag = await runToExit({}, { script: 'src/import/cli.ts', args: ['--database', url, 'x.json'] });
-    expectOneLine(flag, /^--database: cannot reach PostgreSQL at 127.0.0.1:\d+ \(connection refused\): check the host and port in --database/, 'hunter2');
+    expectOneLine(
+      migrate,
+      /^migrate failed: DATABASE_URL: cannot reach PostgreSQL at 127.0.0.1:\d+ \(connection refused\)/,
+      'hunter2',
+    );
+    const flag = await runToExit(
+      {},
+      { script: 'src/import/cli.ts', args: ['--database', url, 'x.json'] },
+    );
+    expectOneLine(
+      flag,
+      /^--database: cannot reach PostgreSQL at 127.0.0.1:\d+ \(connection refused\): check the host and port in --database/,
+      'hunter2',
+    );
   });
 });
 

@@ -19,19 +19,31 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('a bad setting stops the server with one line', () => {
   it('DATABASE_URL neither file: nor postgres:// (and no SQLite file named after it)', async () => {
     const result = await runToExit({ DATABASE_URL: 'postgres:/x' });
-    expectOneLine(result, /^Configuration error: DATABASE_URL="postgres:\/x" is not valid: set it to file:<path>/);
+    expectOneLine(
+      result,
+      /^Configuration error: DATABASE_URL="postgres:\/x" is not valid: set it to file:<path>/,
+    );
     expect(existsSync(join(root, 'postgres:'))).toBe(false);
   });
 
   it('never shows the password of a bad DATABASE_URL', async () => {
-    const result = await runToExit({ DATABASE_URL: 'postgresql://app:hunter2@db:99999/threadstore' });
-    const line = expectOneLine(result, /DATABASE_URL="postgresql:\/\/app:\*\*\*@db:99999\/threadstore"/, 'hunter2');
+    const result = await runToExit({
+      DATABASE_URL: 'postgresql://app:hunter2@db:99999/threadstore',
+    });
+    const line = expectOneLine(
+      result,
+      /DATABASE_URL="postgresql:\/\/app:\*\*\*@db:99999\/threadstore"/,
+      'hunter2',
+    );
     expect(line).not.toContain('hunter2');
   });
 
   it.each([[''], ['abc'], ['70000']])('PORT=%j', async (port) => {
     const result = await runToExit({ DATABASE_URL: sqlite, PORT: port });
-    expectOneLine(result, /^Configuration error: PORT="\w*" is not valid: set it to a port number from 0 to 65535/);
+    expectOneLine(
+      result,
+      /^Configuration error: PORT="\w*" is not valid: set it to a port number from 0 to 65535/,
+    );
   });
 
   it('a port already in use', async () => {
@@ -39,8 +51,17 @@ describe('a bad setting stops the server with one line', () => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
     try {
-      const result = await runToExit({ DATABASE_URL: sqlite, PORT: String(port), HOST: '127.0.0.1' });
-      expectOneLine(result, new RegExp(`^PORT: port ${port} on 127.0.0.1 is already in use: stop the other process or set PORT`));
+      const result = await runToExit({
+        DATABASE_URL: sqlite,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      });
+      expectOneLine(
+        result,
+        new RegExp(
+          `^PORT: port ${port} on 127.0.0.1 is already in use: stop the other process or set PORT`,
+        ),
+      );
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
@@ -48,17 +69,26 @@ describe('a bad setting stops the server with one line', () => {
 
   it('Redis unreachable (REDIS_URL pointing at a closed port)', async () => {
     const port = await freePort();
-    const result = await runToExit({ DATABASE_URL: sqlite, REDIS_URL: `redis://:hunter2@127.0.0.1:${port}` });
+    const result = await runToExit({
+      DATABASE_URL: sqlite,
+      REDIS_URL: `redis://:hunter2@127.0.0.1:${port}`,
+    });
     expectOneLine(
       result,
-      new RegExp(`^REDIS_URL: cannot reach Redis at 127.0.0.1:${port} \\(connection refused\\): check the host and port in REDIS_URL`),
+      new RegExp(
+        `^REDIS_URL: cannot reach Redis at 127.0.0.1:${port} \\(connection refused\\): check the host and port in REDIS_URL`,
+      ),
       'hunter2',
     );
   });
 
   it('LOG_FORMAT=pretty reports the same failure as one readable line', async () => {
     const port = await freePort();
-    const result = await runToExit({ DATABASE_URL: sqlite, REDIS_URL: `redis://127.0.0.1:${port}`, LOG_FORMAT: 'pretty' });
+    const result = await runToExit({
+      DATABASE_URL: sqlite,
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      LOG_FORMAT: 'pretty',
+    });
     expect(result.code).toBe(1);
     const lines = result.stdout.split('\n').filter((line) => line.includes('FATAL'));
     expect(lines).toHaveLength(1);
@@ -70,13 +100,26 @@ describe('a bad setting stops the server with one line', () => {
 describe('npm run migrate and npm run import', () => {
   it('migrate with a bad DATABASE_URL', async () => {
     const result = await runToExit({ DATABASE_URL: 'postgres:/x' }, { script: 'src/migrate.ts' });
-    expectOneLine(result, /^migrate failed: Configuration error: DATABASE_URL="postgres:\/x" is not valid/);
+    expectOneLine(
+      result,
+      /^migrate failed: Configuration error: DATABASE_URL="postgres:\/x" is not valid/,
+    );
   });
 
   it('import with a bad --database, and with a bad DATABASE_URL', async () => {
-    const flag = await runToExit({}, { script: 'src/import/cli.ts', args: ['--database', 'mysql://u:hunter2@h/db', 'x.json'] });
-    expectOneLine(flag, /^--database="mysql:\/\/u:\*\*\*@h\/db" is not valid: expected file:<path>/, 'hunter2');
-    const env = await runToExit({ DATABASE_URL: 'postgres:/x' }, { script: 'src/import/cli.ts', args: ['x.json'] });
+    const flag = await runToExit(
+      {},
+      { script: 'src/import/cli.ts', args: ['--database', 'mysql://u:hunter2@h/db', 'x.json'] },
+    );
+    expectOneLine(
+      flag,
+      /^--database="mysql:\/\/u:\*\*\*@h\/db" is not valid: expected file:<path>/,
+      'hunter2',
+    );
+    const env = await runToExit(
+      { DATABASE_URL: 'postgres:/x' },
+      { script: 'src/import/cli.ts', args: ['x.json'] },
+    );
     expectOneLine(env, /^Configuration error: DATABASE_URL="postgres:\/x" is not valid/);
   });
 });

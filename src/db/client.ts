@@ -120,7 +120,10 @@ const MIGRATION_LOCK_KEY = 7_263_616_201;
  * on an empty database migrate it once (the others wait, then find nothing to apply).
  */
 async function migratePostgres(url: string, setting: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   try {
     await client.connect();
   } catch (error) {
@@ -136,7 +139,10 @@ async function migratePostgres(url: string, setting: string): Promise<string[]> 
       .catch(() => [] as string[]); // no table yet: a new database
     if (!(await hasPendingMigrations('postgresql', applied))) return [];
     // allowExitOnIdle: the engine's pool must not keep a short-lived process (npm run migrate) alive.
-    return await applyMigrations('postgresql', new PrismaPg({ connectionString: url, max: 2, allowExitOnIdle: true }));
+    return await applyMigrations(
+      'postgresql',
+      new PrismaPg({ connectionString: url, max: 2, allowExitOnIdle: true }),
+    );
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     await client.end();
@@ -186,8 +192,10 @@ function postgresConnectError(error: unknown, url: string, setting: string): Con
 
 // Failures to open or create a SQLite file: file system errors, SQLite's open errors, and
 // the schema engine's words for the same (it reports no code).
-const SQLITE_OPEN_CODES = /^(EACCES|EPERM|EROFS|EEXIST|ENOTDIR|EISDIR|ENOENT|ENOSPC|SQLITE_(CANTOPEN|NOTADB|READONLY|PERM|CORRUPT)\w*)$/;
-const SQLITE_OPEN_MESSAGES = /^(file is not a database|unable to open database file|attempt to write a readonly database|database disk image is malformed)/;
+const SQLITE_OPEN_CODES =
+  /^(EACCES|EPERM|EROFS|EEXIST|ENOTDIR|EISDIR|ENOENT|ENOSPC|SQLITE_(CANTOPEN|NOTADB|READONLY|PERM|CORRUPT)\w*)$/;
+const SQLITE_OPEN_MESSAGES =
+  /^(file is not a database|unable to open database file|attempt to write a readonly database|database disk image is malformed)/;
 
 /** A ConfigError when `error` means the SQLite file cannot be opened; else `error` itself. */
 function sqliteOpenError(error: unknown, url: string, setting: string): unknown {
@@ -222,7 +230,9 @@ async function connect(url: string, provider: Provider, options: OpenOptions): P
   let appliedMigrations: string[] = [];
   if (options.migrate !== false) {
     appliedMigrations =
-      provider === 'sqlite' ? await migrateSqlite(url) : await migratePostgres(url, options.setting ?? 'DATABASE_URL');
+      provider === 'sqlite'
+        ? await migrateSqlite(url)
+        : await migratePostgres(url, options.setting ?? 'DATABASE_URL');
   }
   const statements: Database['statements'] = { count: 0, log: null };
   const log = [{ emit: 'event' as const, level: 'query' as const }];
@@ -231,7 +241,9 @@ async function connect(url: string, provider: Provider, options: OpenOptions): P
   const prisma = pool
     ? (new PrismaPgClient({ adapter: postgresFactory(pool), log }) as unknown as PrismaClient)
     : new PrismaClient({ adapter: sqliteFactory(url), log });
-  const events = prisma as unknown as { $on(event: 'query', cb: (e: { query: string }) => void): void };
+  const events = prisma as unknown as {
+    $on(event: 'query', cb: (e: { query: string }) => void): void;
+  };
   events.$on('query', (e) => {
     if (/^(BEGIN|COMMIT|ROLLBACK)\b/i.test(e.query)) return;
     statements.count += 1;
@@ -266,7 +278,8 @@ async function connect(url: string, provider: Provider, options: OpenOptions): P
         clearTimeout(timer);
       }
     },
-    pool: () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null),
+    pool: () =>
+      pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null,
     close: () => prisma.$disconnect(),
   };
 }

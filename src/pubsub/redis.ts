@@ -43,7 +43,10 @@ function connectError(error: unknown, url: string): ConfigError {
  * Connects both clients; resolves once they are ready.
  * @throws ConfigError when Redis cannot be reached or refuses the login at start
  */
-export async function connectRedisEventTarget(url: string, logger: Logger): Promise<RedisEventTarget> {
+export async function connectRedisEventTarget(
+  url: string,
+  logger: Logger,
+): Promise<RedisEventTarget> {
   let started = false;
   const options = {
     maxRetriesPerRequest: null,

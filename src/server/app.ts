@@ -89,7 +89,8 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     poolSize: env.DB_POOL_SIZE,
     statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
   });
-  if (db.appliedMigrations.length) logger.info({ applied: db.appliedMigrations }, 'applied migrations');
+  if (db.appliedMigrations.length)
+    logger.info({ applied: db.appliedMigrations }, 'applied migrations');
   const redis =
     !options.eventTarget && env.REDIS_URL
       ? await connectRedisEventTarget(env.REDIS_URL, logger).catch(async (error: unknown) => {

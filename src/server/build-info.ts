@@ -42,7 +42,9 @@ let cached: BuildInfo | undefined;
 /** The running build, read once per process. */
 export function buildInfo(): BuildInfo {
   if (!cached) {
-    const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+      version?: string;
+    };
     cached = { version: pkg.version ?? 'unknown', commit: readCommit() };
   }
   return cached;

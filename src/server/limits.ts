@@ -74,12 +74,16 @@ function tooLarge(res: ServerResponse, size: number, limit: number): void {
   );
 }
 
-
 /**
  * A body without a declared length: read it here, within the limit, then hand it to yoga
  * (which would otherwise read it whole, whatever its size).
  */
-async function handleChunked(req: IncomingMessage, res: ServerResponse, limit: number, yoga: ThreadstoreYoga): Promise<void> {
+async function handleChunked(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  yoga: ThreadstoreYoga,
+): Promise<void> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -113,7 +117,10 @@ async function handleChunked(req: IncomingMessage, res: ServerResponse, limit: n
  */
 export function withBodyLimit(limit: number, yoga: ThreadstoreYoga) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+    if (
+      req.headers['content-length'] === undefined &&
+      req.headers['transfer-encoding'] !== undefined
+    ) {
       await handleChunked(req, res, limit, yoga);
       return;
     }

@@ -32,7 +32,8 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 type LogRecord = Record<string, unknown>;
 
 // Shown in the message by prettyMessage, so not repeated below it.
-const PRETTY_HIDDEN = 'pid,hostname,requestId,method,path,operation,status,durationMs,aborted,version,commit,port,database,redis';
+const PRETTY_HIDDEN =
+  'pid,hostname,requestId,method,path,operation,status,durationMs,aborted,version,commit,port,database,redis';
 
 /** One line for people: a request as "POST /graphql M 200 12.5 ms [id]", others as the message. */
 function prettyMessage(log: LogRecord, messageKey: string): string {
@@ -98,7 +99,8 @@ export function withRequestLog(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const id =
+      typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const scope: RequestScope = { id };
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';

@@ -45,7 +45,8 @@ export function clientErrorCode(error: unknown, fallback = 'GRAPHQL_VALIDATION_F
   const original = graphQLError?.originalError ?? error;
   if (original instanceof ThreadstoreError) return original.code;
   if (typeof graphQLError?.extensions.code === 'string') return graphQLError.extensions.code;
-  if (graphQLError && isClientError(graphQLError)) return isCoercionError(graphQLError) ? 'BAD_USER_INPUT' : fallback;
+  if (graphQLError && isClientError(graphQLError))
+    return isCoercionError(graphQLError) ? 'BAD_USER_INPUT' : fallback;
   return 'INTERNAL_SERVER_ERROR';
 }
 
@@ -59,7 +60,12 @@ export function createMaskError(logger: Logger) {
     }
     if (graphQLError && isClientError(graphQLError)) {
       if (isCoercionError(graphQLError)) {
-        return withCode(graphQLError, graphQLError.message, 'BAD_USER_INPUT', graphQLError.extensions);
+        return withCode(
+          graphQLError,
+          graphQLError.message,
+          'BAD_USER_INPUT',
+          graphQLError.extensions,
+        );
       }
       return graphQLError;
     }

@@ -8,9 +8,13 @@
  * - the process (prom-client's default metrics) and the build.
  * Services never import prom-client.
  */
-import { createCounter, type FillLabelsFnParams, usePrometheus } from '@graphql-yoga/plugin-prometheus';
+import {
+  createCounter,
+  type FillLabelsFnParams,
+  usePrometheus,
+} from '@graphql-yoga/plugin-prometheus';
 import type { Plugin } from 'graphql-yoga';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Database } from '../db/client.js';
 import type { EventBus } from '../pubsub/bus.js';
 import type { RedisEventTarget } from '../pubsub/redis.js';
@@ -88,7 +92,11 @@ function graphqlPlugin(registry: Registry): Plugin {
 /** The PostgreSQL pool's gauges, read at scrape time (absent on SQLite: no pool). */
 function registerPoolGauges(registry: Registry, db: Database): void {
   if (!db.pool()) return;
-  const gauge = (name: string, help: string, read: (p: NonNullable<ReturnType<Database['pool']>>) => number) =>
+  const gauge = (
+    name: string,
+    help: string,
+    read: (p: NonNullable<ReturnType<Database['pool']>>) => number,
+  ) =>
     new Gauge({
       name,
       help,
@@ -98,9 +106,21 @@ function registerPoolGauges(registry: Registry, db: Database): void {
         if (pool) this.set(read(pool));
       },
     });
-  gauge('threadstore_db_pool_in_use', 'PostgreSQL connections checked out of the pool', (p) => p.total - p.idle);
-  gauge('threadstore_db_pool_idle', 'PostgreSQL connections open and idle in the pool', (p) => p.idle);
-  gauge('threadstore_db_pool_waiting', 'Queries waiting for a free PostgreSQL connection', (p) => p.waiting);
+  gauge(
+    'threadstore_db_pool_in_use',
+    'PostgreSQL connections checked out of the pool',
+    (p) => p.total - p.idle,
+  );
+  gauge(
+    'threadstore_db_pool_idle',
+    'PostgreSQL connections open and idle in the pool',
+    (p) => p.idle,
+  );
+  gauge(
+    'threadstore_db_pool_waiting',
+    'Queries waiting for a free PostgreSQL connection',
+    (p) => p.waiting,
+  );
 }
 
 /** Builds the registry and everything that reports to it. */
