@@ -1,5 +1,5 @@
 # threadstore: build the TypeScript once, run the compiled JavaScript as a non-root user.
-#   docker build -t threadstore .
+#   docker build -t threadstore --build-arg COMMIT=$(git rev-parse HEAD) .
 #   docker run -p 4000:4000 -v threadstore-data:/data threadstore
 # SQLite lives in the /data volume by default; set DATABASE_URL=postgresql://... (and
 # REDIS_URL for several instances) to use PostgreSQL instead (see compose.yaml).
@@ -22,9 +22,12 @@ RUN npm ci --no-audit --no-fund
 COPY prisma prisma
 COPY tsconfig.json tsconfig.build.json ./
 COPY src src
+COPY scripts/build.mjs scripts/
+# The commit shown by /healthz (the build context has no .git): --build-arg COMMIT=$(git rev-parse HEAD)
+ARG COMMIT=""
 # dist/ holds the compiled clients, so the pruned node_modules needs no generate step; the
 # prisma CLI stays (a dependency) but nothing runs it at run time.
-RUN npm run build \
+RUN COMMIT="$COMMIT" npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime: dist/, production node_modules, prisma/ (migrations are applied at start)

@@ -10,6 +10,8 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './testkit/app.js';
+import { queueEvents } from '../src/pubsub/queue.js';
+import { threadKey } from '../src/pubsub/topics.js';
 import { testProvider } from './testkit/database.js';
 import { follow, wsClient } from './testkit/ws.js';
 
@@ -106,6 +108,7 @@ describe('GET /metrics', () => {
     expect(seen).toEqual([0, 1, 2, 3, 4]);
 
     const text = await metrics();
+    expect(sample(text, 'threadstore_follower_queue_depth')).toBe(0);
     expect(sample(text, 'threadstore_appends_total')).toBe(2);
     expect(sample(text, 'threadstore_items_appended_total')).toBe(5);
     expect(sample(text, 'threadstore_live_followers{topic="thread-events"}')).toBe(0);
@@ -139,6 +142,24 @@ describe('GET /metrics', () => {
     follower.cancel();
     await client.dispose();
     await waitForSample('threadstore_live_followers{topic="thread-items"}', 0);
+  });
+
+  it('reports the events waiting unread in follower queues', async () => {
+    await post('mutation { createThread(input: { id: "metrics-queue", agentId: "a" }) { thread { id } } }');
+    // A follower's queue, as a subscription holds it, that nobody reads for now.
+    const queue = queueEvents(t.app.events, 'thread-items', threadKey('local', 'metrics-queue'), {
+      limit: 100,
+      overflow: () => new Error('overflow'),
+    });
+    for (let i = 0; i < 3; i++) {
+      const item = { message: { role: 'user', content: `q${i}` } };
+      await post(APPEND, { input: { threadId: 'metrics-queue', items: [item] } });
+    }
+    expect(sample(await metrics(), 'threadstore_follower_queue_depth')).toBe(3);
+    await queue.take();
+    expect(sample(await metrics(), 'threadstore_follower_queue_depth')).toBe(2);
+    queue.close();
+    expect(sample(await metrics(), 'threadstore_follower_queue_depth')).toBe(0);
   });
 
   it.runIf(testProvider === 'postgresql')(

@@ -13,6 +13,10 @@ export interface EventBus {
   listen<T extends keyof Topics>(topic: T, key: string, handler: (payload: Topics[T]) => void): () => void;
   /** Listeners currently registered (for leak checks). */
   listenerCount(): number;
+  /** Follower queues report events they start (+n) or stop (-n) holding. */
+  queued(delta: number): void;
+  /** Events waiting unread in all follower queues of this process (the queue depth metric). */
+  queuedEvents(): number;
   /**
    * Calls `handler` whenever events may have been lost (the Redis connection came back), so
    * followers re-read what they may have missed. Returns the function that stops it.
@@ -32,6 +36,7 @@ export interface BusEventTarget {
 /** An event bus over an EventTarget (in-process by default). */
 export function createEventBus(target: BusEventTarget = unboundedEventTarget()): EventBus {
   let listeners = 0;
+  let queued = 0;
   const resyncHandlers = new Set<() => void>();
   return {
     onResync(handler) {
@@ -57,6 +62,10 @@ export function createEventBus(target: BusEventTarget = unboundedEventTarget()):
       };
     },
     listenerCount: () => listeners,
+    queued(delta) {
+      queued += delta;
+    },
+    queuedEvents: () => queued,
   };
 }
 

@@ -35,10 +35,12 @@ export function queueEvents<T extends keyof Topics, R = never>(
     if (closed || overflowed) return;
     if (buffer.length < options.limit) {
       buffer.push(value);
+      bus.queued(1);
     } else {
       // A consumer this far behind (a client that stopped reading) is cut off at once: its
       // listener goes now, its memory stays bounded, and its next take() ends it with the error.
       overflowed = true;
+      bus.queued(-buffer.length);
       buffer.length = 0;
       stopListening();
       stopResync();
@@ -55,8 +57,10 @@ export function queueEvents<T extends keyof Topics, R = never>(
       for (;;) {
         if (closed) return null;
         if (overflowed) throw options.overflow();
-        const next = buffer.shift();
-        if (next !== undefined) return next;
+        if (buffer.length > 0) {
+          bus.queued(-1);
+          return buffer.shift() as Topics[T] | R;
+        }
         await new Promise<void>((resolve) => {
           waiter = resolve;
         });
@@ -66,6 +70,8 @@ export function queueEvents<T extends keyof Topics, R = never>(
     close() {
       if (closed) return;
       closed = true;
+      bus.queued(-buffer.length);
+      buffer.length = 0;
       stopListening();
       stopResync();
       waiter?.();

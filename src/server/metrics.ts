@@ -4,7 +4,8 @@
  *   by the `extensions.code` clients see;
  * - threadstore's own series, observed from outside the domain code: appends and items
  *   appended (the bus's published `thread-items` events), live followers (bus listeners),
- *   the PostgreSQL pool, Redis connected;
+ *   follower queue depth (the bus's count of queued events), the PostgreSQL pool, Redis
+ *   connected;
  * - the process (prom-client's default metrics) and the build.
  * Services never import prom-client.
  */
@@ -153,6 +154,15 @@ export function createMetrics({ db, redis, build }: MetricsSources): Metrics {
       for (const [topic, count] of Object.entries(followers)) this.set({ topic }, count);
     },
   });
+  let observed: EventBus | null = null;
+  new Gauge({
+    name: 'threadstore_follower_queue_depth',
+    help: 'Live events waiting unread in the follower queues of this instance',
+    registers: [registry],
+    collect() {
+      this.set(observed?.queuedEvents() ?? 0);
+    },
+  });
   registerPoolGauges(registry, db);
   if (redis) {
     new Gauge({
@@ -167,7 +177,14 @@ export function createMetrics({ db, redis, build }: MetricsSources): Metrics {
   return {
     registry,
     plugin: graphqlPlugin(registry),
-    observeBus: (bus) => ({
+    observeBus: (bus) => {
+      observed = bus;
+      return observedBus(bus);
+    },
+  };
+
+  function observedBus(bus: EventBus): EventBus {
+    return {
       ...bus,
       publish(topic, key, payload) {
         bus.publish(topic, key, payload);
@@ -187,6 +204,6 @@ export function createMetrics({ db, redis, build }: MetricsSources): Metrics {
           stop();
         };
       },
-    }),
-  };
+    };
+  }
 }
