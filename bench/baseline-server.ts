@@ -54,20 +54,49 @@ interface NewRow {
 
 interface Store {
   append(threadId: string, rows: NewRow[], now: Date): Promise<{ firstSeq: number }>;
-  page(threadId: string, after: number | null, n: number): Promise<{ thread: ThreadRow | null; rows: ItemRow[] }>;
+  page(
+    threadId: string,
+    after: number | null,
+    n: number,
+  ): Promise<{ thread: ThreadRow | null; rows: ItemRow[] }>;
   threads(n: number): Promise<ThreadRow[]>;
 }
 
 // The statements Prisma emits for the app (see db.statements.log), with the same shapes.
-const THREAD_COLS = ['tenantId', 'id', 'agentId', 'name', 'nameFolded', 'archived', 'metadataJson', 'metadataCanonical', 'createdAt', 'updatedAt', 'nextSeq', 'itemCount'];
-const ITEM_COLS = ['tenantId', 'threadId', 'seq', 'type', 'status', 'responseId', 'createdAt', 'createdBy', 'callId', 'dataJson'];
+const THREAD_COLS = [
+  'tenantId',
+  'id',
+  'agentId',
+  'name',
+  'nameFolded',
+  'archived',
+  'metadataJson',
+  'metadataCanonical',
+  'createdAt',
+  'updatedAt',
+  'nextSeq',
+  'itemCount',
+];
+const ITEM_COLS = [
+  'tenantId',
+  'threadId',
+  'seq',
+  'type',
+  'status',
+  'responseId',
+  'createdAt',
+  'createdBy',
+  'callId',
+  'dataJson',
+];
 
 function sqliteStore(path: string): Store {
   const db = new Database(path, { timeout: 10_000 });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  const q = (table: string, cols: string[]) => cols.map((c) => `\`main\`.\`${table}\`.\`${c}\``).join(', ');
+  const q = (table: string, cols: string[]) =>
+    cols.map((c) => `\`main\`.\`${table}\`.\`${c}\``).join(', ');
   const update = db.prepare(
     'UPDATE `main`.`Thread` SET `nextSeq` = (`main`.`Thread`.`nextSeq` + ?), `itemCount` = (`main`.`Thread`.`itemCount` + ?), `updatedAt` = ? ' +
       'WHERE ((`main`.`Thread`.`tenantId` = ? AND `main`.`Thread`.`id` = ?) AND 1=1) RETURNING ' +
@@ -105,7 +134,20 @@ function sqliteStore(path: string): Store {
     if (!thread) throw new Error(`no thread ${threadId}`);
     const firstSeq = thread.nextSeq - n;
     const params: unknown[] = [];
-    rows.forEach((r, i) => params.push(tenantId, threadId, firstSeq + i, r.type, r.status, null, iso(now), null, null, r.dataJson));
+    rows.forEach((r, i) =>
+      params.push(
+        tenantId,
+        threadId,
+        firstSeq + i,
+        r.type,
+        r.status,
+        null,
+        iso(now),
+        null,
+        null,
+        r.dataJson,
+      ),
+    );
     insertOf(n).run(...params);
     return { firstSeq };
   });
@@ -114,7 +156,11 @@ function sqliteStore(path: string): Store {
     async page(threadId, after, n) {
       const thread = (threadById.get(tenantId, threadId, 1, 0) as ThreadRow | undefined) ?? null;
       if (!thread) return { thread, rows: [] };
-      const rows = (after === null ? itemsLast.all(tenantId, threadId, -1, n + 1, 0) : itemsAfter.all(tenantId, threadId, after, n + 1, 0)) as ItemRow[];
+      const rows = (
+        after === null
+          ? itemsLast.all(tenantId, threadId, -1, n + 1, 0)
+          : itemsAfter.all(tenantId, threadId, after, n + 1, 0)
+      ) as ItemRow[];
       return { thread, rows };
     },
     threads: async (n) => threadList.all(tenantId, 0, n + 1) as ThreadRow[],
@@ -123,13 +169,15 @@ function sqliteStore(path: string): Store {
 
 function postgresStore(connectionString: string): Store {
   const pool = new pg.Pool({ connectionString, max: poolSize, statement_timeout: 30_000 });
-  const q = (table: string, cols: string[]) => cols.map((c) => `"public"."${table}"."${c}"`).join(', ');
+  const q = (table: string, cols: string[]) =>
+    cols.map((c) => `"public"."${table}"."${c}"`).join(', ');
   const update =
     'UPDATE "public"."Thread" SET "nextSeq" = ("public"."Thread"."nextSeq" + $1), "itemCount" = ("public"."Thread"."itemCount" + $2), "updatedAt" = $3 ' +
     `WHERE (("public"."Thread"."tenantId" = $4 AND "public"."Thread"."id" = $5) AND 1=1) RETURNING ${q('Thread', THREAD_COLS)}`;
   const insertOf = (n: number) => {
     const rows: string[] = [];
-    for (let r = 0; r < n; r++) rows.push(`(${ITEM_COLS.map((_, c) => `$${r * ITEM_COLS.length + c + 1}`).join(',')})`);
+    for (let r = 0; r < n; r++)
+      rows.push(`(${ITEM_COLS.map((_, c) => `$${r * ITEM_COLS.length + c + 1}`).join(',')})`);
     return `INSERT INTO "public"."Item" (${ITEM_COLS.map((c) => `"${c}"`).join(',')}) VALUES ${rows.join(', ')}`;
   };
   const insertSql = new Map<number, string>();
@@ -146,11 +194,30 @@ function postgresStore(connectionString: string): Store {
       try {
         await client.query('BEGIN');
         const n = rows.length;
-        const { rows: threads } = await client.query<ThreadRow>(update, [n, n, now, tenantId, threadId]);
+        const { rows: threads } = await client.query<ThreadRow>(update, [
+          n,
+          n,
+          now,
+          tenantId,
+          threadId,
+        ]);
         if (!threads[0]) throw new Error(`no thread ${threadId}`);
         const firstSeq = threads[0].nextSeq - n;
         const params: unknown[] = [];
-        rows.forEach((r, i) => params.push(tenantId, threadId, firstSeq + i, r.type, r.status, null, now, null, null, r.dataJson));
+        rows.forEach((r, i) =>
+          params.push(
+            tenantId,
+            threadId,
+            firstSeq + i,
+            r.type,
+            r.status,
+            null,
+            now,
+            null,
+            null,
+            r.dataJson,
+          ),
+        );
         let sql = insertSql.get(n);
         if (!sql) insertSql.set(n, (sql = insertOf(n)));
         await client.query(sql, params);
@@ -167,7 +234,13 @@ function postgresStore(connectionString: string): Store {
       const { rows: threads } = await pool.query<ThreadRow>(threadById, [tenantId, threadId, 1, 0]);
       const thread = threads[0] ?? null;
       if (!thread) return { thread, rows: [] };
-      const { rows } = await pool.query<ItemRow>(after === null ? itemsLast : itemsAfter, [tenantId, threadId, after ?? -1, n + 1, 0]);
+      const { rows } = await pool.query<ItemRow>(after === null ? itemsLast : itemsAfter, [
+        tenantId,
+        threadId,
+        after ?? -1,
+        n + 1,
+        0,
+      ]);
       return { thread, rows };
     },
     threads: async (n) => (await pool.query<ThreadRow>(threadList, [tenantId, false, n + 1])).rows,
@@ -176,7 +249,8 @@ function postgresStore(connectionString: string): Store {
 
 const store = isPg ? postgresStore(url) : sqliteStore(url.replace(/^file:/, ''));
 
-const cursor = (payload: unknown) => Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+const cursor = (payload: unknown) =>
+  Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
 const isoOf = (value: Date | string) => new Date(value).toISOString();
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -190,20 +264,38 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+  res
+    .writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+    })
+    .end(text);
 }
 
 type Vars = Record<string, unknown>;
 
-async function handle(path: string, body: { variables?: Vars; items?: unknown[] }): Promise<unknown> {
+async function handle(
+  path: string,
+  body: { variables?: Vars; items?: unknown[] },
+): Promise<unknown> {
   const v = body.variables ?? {};
   if (path === '/append') {
     const threadId = String(v.t);
     const input = v.items as { message: { role: string; content: string } }[];
     // What prepareItem does, minus validation: the body becomes the stored JSON.
-    const rows = input.map((item) => ({ type: 'message', status: 'COMPLETED', dataJson: JSON.stringify(item.message) }));
+    const rows = input.map((item) => ({
+      type: 'message',
+      status: 'COMPLETED',
+      dataJson: JSON.stringify(item.message),
+    }));
     const { firstSeq } = await store.append(threadId, rows, new Date());
-    return { data: { appendItems: { items: rows.map((_, i) => ({ id: `${threadId}:${firstSeq + i}`, seq: firstSeq + i })) } } };
+    return {
+      data: {
+        appendItems: {
+          items: rows.map((_, i) => ({ id: `${threadId}:${firstSeq + i}`, seq: firstSeq + i })),
+        },
+      },
+    };
   }
   if (path === '/page') {
     const threadId = String(v.t);
@@ -218,13 +310,22 @@ async function handle(path: string, body: { variables?: Vars; items?: unknown[] 
       const seq = Number(row.seq);
       return {
         cursor: cursor({ t: threadId, s: seq }),
-        node: { id: `${threadId}:${seq}`, seq, type: row.type, status: row.status, createdAt: isoOf(row.createdAt), data: JSON.parse(row.dataJson) as unknown },
+        node: {
+          id: `${threadId}:${seq}`,
+          seq,
+          type: row.type,
+          status: row.status,
+          createdAt: isoOf(row.createdAt),
+          data: JSON.parse(row.dataJson) as unknown,
+        },
       };
     });
     const pageInfo = forward
       ? { hasNextPage: more, endCursor: edges.at(-1)?.cursor ?? null }
       : { hasPreviousPage: more, startCursor: edges[0]?.cursor ?? null };
-    return { data: { thread: { items: { edges: edges.map((e) => ({ node: e.node })), pageInfo } } } };
+    return {
+      data: { thread: { items: { edges: edges.map((e) => ({ node: e.node })), pageInfo } } },
+    };
   }
   if (path === '/threads') {
     const n = Number(v.n ?? 50);
@@ -233,7 +334,13 @@ async function handle(path: string, body: { variables?: Vars; items?: unknown[] 
       data: {
         threads: {
           edges: rows.map((t) => ({
-            node: { id: t.id, agentId: t.agentId, name: t.name, updatedAt: isoOf(t.updatedAt), itemCount: Number(t.itemCount) },
+            node: {
+              id: t.id,
+              agentId: t.agentId,
+              name: t.name,
+              updatedAt: isoOf(t.updatedAt),
+              itemCount: Number(t.itemCount),
+            },
           })),
         },
       },
@@ -266,7 +373,9 @@ const server = createServer((req, res) => {
   readBody(req)
     .then((text) => handle(path, JSON.parse(text) as never))
     .then((out) => send(res, 200, out))
-    .catch((error: Error & { status?: number }) => send(res, error.status ?? 500, { errors: [{ message: error.message }] }));
+    .catch((error: Error & { status?: number }) =>
+      send(res, error.status ?? 500, { errors: [{ message: error.message }] }),
+    );
 });
 
 const wss = new WebSocketServer({ server, path: '/raw-ws' });

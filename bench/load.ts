@@ -75,13 +75,18 @@ function post(url: string, body: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (d: Buffer) => chunks.push(d));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200 || text.includes('"errors"')) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 500)}`));
+          if (res.statusCode !== 200 || text.includes('"errors"'))
+            reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 500)}`));
           else resolve(text);
         });
       },
@@ -121,11 +126,18 @@ const groupOf = (name: unknown) => {
 /** Wall-clock now in ms with sub-ms precision. */
 const now = () => performance.timeOrigin + performance.now();
 
-function openFollower(wsUrl: string, query: string, variables: Record<string, unknown>): Promise<Follower> {
+function openFollower(
+  wsUrl: string,
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<Follower> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
     const f: Follower = { socket, seqs: [], latencies: [], errors: [] };
-    const timer = setTimeout(() => reject(new Error('follower: no connection_ack within 30 s')), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error('follower: no connection_ack within 30 s')),
+      30_000,
+    );
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
     socket.on('error', (error) => {
       clearTimeout(timer);
@@ -159,12 +171,22 @@ function openFollower(wsUrl: string, query: string, variables: Record<string, un
   });
 }
 
-async function follow(c: { group?: string; wsUrl: string; count: number; query: string; variables: Record<string, unknown> }) {
+async function follow(c: {
+  group?: string;
+  wsUrl: string;
+  count: number;
+  query: string;
+  variables: Record<string, unknown>;
+}) {
   const followers = groupOf(c.group);
   const batch = 50;
   for (let i = 0; i < c.count; i += batch) {
     const n = Math.min(batch, c.count - i);
-    followers.push(...(await Promise.all(Array.from({ length: n }, () => openFollower(c.wsUrl, c.query, c.variables)))));
+    followers.push(
+      ...(await Promise.all(
+        Array.from({ length: n }, () => openFollower(c.wsUrl, c.query, c.variables)),
+      )),
+    );
   }
   return { open: followers.length };
 }
@@ -177,8 +199,10 @@ async function collect(c: { group?: string; first: number; last: number; timeout
   const followers = groupOf(c.group);
   const expected = c.last - c.first + 1;
   const deadline = Date.now() + (c.timeoutMs ?? 30_000);
-  const complete = (f: Follower) => f.seqs.filter((s) => s >= c.first && s <= c.last).length >= expected;
-  while (Date.now() < deadline && !followers.every(complete)) await new Promise((r) => setTimeout(r, 20));
+  const complete = (f: Follower) =>
+    f.seqs.filter((s) => s >= c.first && s <= c.last).length >= expected;
+  while (Date.now() < deadline && !followers.every(complete))
+    await new Promise((r) => setTimeout(r, 20));
   let lost = 0;
   let duplicated = 0;
   let outOfOrder = 0;

@@ -21,7 +21,14 @@ import type { BenchContext, Scenario, ScenarioResult, Settings } from './lib/con
 import { profilesDir } from './lib/context.js';
 import { createBenchDb, type Provider } from './lib/db.js';
 import { forkRpc, type Server, startApp, startBaseline } from './lib/proc.js';
-import { machineInfo, packageVersions, type RunRecord, resultsTable, runMarkdown, sourceRevision } from './lib/report.js';
+import {
+  machineInfo,
+  packageVersions,
+  type RunRecord,
+  resultsTable,
+  runMarkdown,
+  sourceRevision,
+} from './lib/report.js';
 import { mMemory } from './scenarios/m-memory.js';
 import { s1Append } from './scenarios/s1-append.js';
 import { s2Batch } from './scenarios/s2-batch.js';
@@ -43,7 +50,12 @@ const SCENARIOS: [string, Scenario][] = [
 ];
 
 function parseArgs(argv: string[]) {
-  const args = { quick: false, providers: ['sqlite', 'postgresql'] as Provider[], only: null as string[] | null, profile: null as boolean | null };
+  const args = {
+    quick: false,
+    providers: ['sqlite', 'postgresql'] as Provider[],
+    only: null as string[] | null,
+    profile: null as boolean | null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -74,7 +86,12 @@ const onInterrupt = new Set<() => Promise<void>>();
 const stamp = () => new Date().toISOString().slice(11, 19);
 const log = (message: string) => console.log(`[${stamp()}] ${message}`);
 
-async function runProvider(provider: Provider, settings: Settings, only: string[] | null, runId: string): Promise<{ scenarios: ScenarioResult[]; seconds: number }> {
+async function runProvider(
+  provider: Provider,
+  settings: Settings,
+  only: string[] | null,
+  runId: string,
+): Promise<{ scenarios: ScenarioResult[]; seconds: number }> {
   const started = Date.now();
   log(`== ${provider}: creating the bench database`);
   const db = await createBenchDb(provider);
@@ -91,7 +108,12 @@ async function runProvider(provider: Provider, settings: Settings, only: string[
     profileDir: profilesDir,
     log,
     async servers() {
-      if (shared && shared.app.process.exitCode === null && shared.baseline.process.exitCode === null) return shared;
+      if (
+        shared &&
+        shared.app.process.exitCode === null &&
+        shared.baseline.process.exitCode === null
+      )
+        return shared;
       if (shared) {
         log(`  a server had exited; restarting\n${shared.app.output().slice(-2000)}`);
         await Promise.all([shared.app.stop(), shared.baseline.stop()]);
@@ -123,7 +145,9 @@ async function runProvider(provider: Provider, settings: Settings, only: string[
     const s = shared as { app: Server; baseline: Server } | null;
     await Promise.allSettled([s?.app.stop(), s?.baseline.stop(), load.close()]);
     onInterrupt.delete(dropOnInterrupt);
-    await db.drop().catch((error: unknown) => log(`could not drop the bench database: ${String(error)}`));
+    await db
+      .drop()
+      .catch((error: unknown) => log(`could not drop the bench database: ${String(error)}`));
   }
   return { scenarios, seconds: (Date.now() - started) / 1000 };
 }
@@ -156,11 +180,18 @@ async function main() {
   const runId = `${Date.now().toString(36)}${process.pid}`;
   const resultsDir = join(root, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
-  const command = ['npm run bench', args.quick || args.only || args.providers.length === 1 ? '--' : '', args.quick ? '--quick' : '',
-    args.providers.length === 1 ? `--provider ${args.providers[0]}` : '', args.only ? `--only ${args.only.join(',')}` : '']
+  const command = [
+    'npm run bench',
+    args.quick || args.only || args.providers.length === 1 ? '--' : '',
+    args.quick ? '--quick' : '',
+    args.providers.length === 1 ? `--provider ${args.providers[0]}` : '',
+    args.only ? `--only ${args.only.join(',')}` : '',
+  ]
     .filter(Boolean)
     .join(' ');
-  log(`threadstore bench: ${args.providers.join(' + ')}${args.quick ? ' (quick)' : ''}; ${machine.cpu}, ${machine.cores} cores, node ${machine.node}`);
+  log(
+    `threadstore bench: ${args.providers.join(' + ')}${args.quick ? ' (quick)' : ''}; ${machine.cpu}, ${machine.cores} cores, node ${machine.node}`,
+  );
   const t0 = Date.now();
   const written: string[] = [];
   for (const provider of args.providers) {
@@ -178,7 +209,10 @@ async function main() {
       versions,
       scenarios,
     };
-    const base = join(resultsDir, `${date}-${provider}${args.quick ? '-quick' : ''}${args.only ? `-${args.only.join('-').toLowerCase()}` : ''}`);
+    const base = join(
+      resultsDir,
+      `${date}-${provider}${args.quick ? '-quick' : ''}${args.only ? `-${args.only.join('-').toLowerCase()}` : ''}`,
+    );
     writeFileSync(`${base}.json`, `${JSON.stringify(run, null, 2)}\n`);
     const md = runMarkdown(run);
     writeFileSync(`${base}.md`, `${md}\n`);
@@ -186,7 +220,8 @@ async function main() {
     console.log(`\n${resultsTable(run)}\n`);
     if (!args.quick && !args.only) {
       // The table, how it was measured and the profiles of missed targets.
-      if (replaceSection(join(root, 'bench', 'README.md'), provider, md)) log(`updated the ${provider} table in bench/README.md`);
+      if (replaceSection(join(root, 'bench', 'README.md'), provider, md))
+        log(`updated the ${provider} table in bench/README.md`);
     }
   }
   log(`wrote ${written.map((f) => f.replace(`${root}/`, '')).join(', ')}`);

@@ -19,7 +19,9 @@ const option = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 if (!threadId) {
-  console.error('usage: npx tsx examples/follow.ts <threadId> [--from <seq>] [--url ws://localhost:4000/graphql]');
+  console.error(
+    'usage: npx tsx examples/follow.ts <threadId> [--from <seq>] [--url ws://localhost:4000/graphql]',
+  );
   process.exit(2);
 }
 const url = option('url') ?? 'ws://localhost:4000/graphql';
@@ -94,7 +96,10 @@ function show(item: Item): string {
 for (let failures = 0; ; ) {
   try {
     const variables: FollowSubscriptionVariables = { threadId, afterSeq: lastSeq };
-    for await (const result of client.iterate<FollowSubscription>({ query: print(FOLLOW), variables })) {
+    for await (const result of client.iterate<FollowSubscription>({
+      query: print(FOLLOW),
+      variables,
+    })) {
       if (result.errors) throw new Error(result.errors.map((e) => e.message).join('; '));
       const item = result.data!.threadItems;
       console.log(`${String(item.seq).padStart(5)}  ${show(item).slice(0, 200)}`);

@@ -17,7 +17,10 @@ const target = join(root, 'prisma', 'postgresql', 'schema.prisma');
 /** The derived schema text. */
 export function derivePostgresSchema(text: string): string {
   let out = text
-    .replace(/output(\s*)= "\.\.\/src\/generated\/prisma"/, 'output$1= "../../src/generated/prisma-pg"')
+    .replace(
+      /output(\s*)= "\.\.\/src\/generated\/prisma"/,
+      'output$1= "../../src/generated/prisma-pg"',
+    )
     .replace(/provider = "sqlite"/, 'provider = "postgresql"')
     // Every DateTime field (not already annotated) becomes timestamptz(3).
     .replace(/^(\s+\w+\s+DateTime\??)([^\n@]*)$/gm, '$1 @db.Timestamptz(3)$2');

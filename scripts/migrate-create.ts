@@ -35,7 +35,8 @@ for (const provider of ['sqlite', 'postgresql'] as const satisfies Provider[]) {
     provider === 'sqlite'
       ? new PrismaBetterSqlite3({ url: scratch })
       : new PrismaPg({
-          connectionString: process.env.MIGRATE_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+          connectionString:
+            process.env.MIGRATE_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
         });
   const sql = await diffSchemas(from, to, adapter);
   rmSync(scratch, { force: true });

@@ -5,7 +5,13 @@
 import { createHash } from 'node:crypto';
 
 /** A JSON value as JSON.parse returns it. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue };
 
 /** True for a plain JSON object (not null, not an array). */
 export function isJsonObject(value: unknown): value is Record<string, JsonValue> {
@@ -20,7 +26,11 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (isJsonObject(v)) {
       // fromEntries defines own properties, so a "__proto__" key stays a key.
-      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]));
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, v[k]]),
+      );
     }
     return v;
   });
@@ -47,7 +57,9 @@ export function filterableJson(value: unknown): string {
     if (typeof v === 'string') return v.replace(nul, '\u{10FFFF}');
     if (Array.isArray(v)) return v.map(map);
     if (isJsonObject(v)) {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.replace(nul, '\u{10FFFF}'), map(x)]));
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [k.replace(nul, '\u{10FFFF}'), map(x)]),
+      );
     }
     return v;
   };

@@ -29,7 +29,10 @@ export function pageRequest(args: ConnectionArgs, maxPageSize: number): PageRequ
   if (first != null && last != null) {
     throw new BadUserInputError('Pass either first or last, not both.');
   }
-  for (const [name, value] of [['first', first], ['last', last]] as const) {
+  for (const [name, value] of [
+    ['first', first],
+    ['last', last],
+  ] as const) {
     if (value != null && (value < 0 || value > maxPageSize)) {
       throw new BadUserInputError(`${name} must be between 0 and ${maxPageSize}; got ${value}.`, {
         argument: name,

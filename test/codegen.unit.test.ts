@@ -14,7 +14,10 @@ const root = join(import.meta.dirname, '..');
 it('test/generated and examples/generated are current (run npm run codegen)', async () => {
   const { config } = await loadCodegenConfig({ configFilePath: join(root, 'codegen.yml') });
   // generate()'s declared result is loose (it also serves watch mode): these are FileOutputs.
-  const outputs: { filename: string; content: string }[] = await generate({ ...config, cwd: root, silent: true }, false);
+  const outputs: { filename: string; content: string }[] = await generate(
+    { ...config, cwd: root, silent: true },
+    false,
+  );
   const generated = new Map(outputs.map((o) => [o.filename, o.content]));
   expect(generated.size).toBeGreaterThan(0);
 

@@ -177,7 +177,12 @@ const toolResult = (callId: string): { toolResult: unknown } => ({
 /** Creates a thread holding `n` messages (seqs 0..n-1). */
 async function threadWithMessages(n: number): Promise<string> {
   const id = await createThread(t);
-  if (n > 0) await append(t, id, Array.from({ length: n }, (_, i) => message(`m${i}`)));
+  if (n > 0)
+    await append(
+      t,
+      id,
+      Array.from({ length: n }, (_, i) => message(`m${i}`)),
+    );
   return id;
 }
 

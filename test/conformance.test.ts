@@ -15,24 +15,38 @@ afterAll(() => t.close());
 
 describe('the same on SQLite and PostgreSQL', () => {
   it('keeps U+0000 in JSON values and rejects it in text columns with BAD_USER_INPUT', async () => {
-    const id = await createThread(t, { metadata: { 'k\u0000': 'v\u0000w', nested: { s: '\u0000' } } });
+    const id = await createThread(t, {
+      metadata: { 'k\u0000': 'v\u0000w', nested: { s: '\u0000' } },
+    });
     await append(t, id, [
       { message: { role: 'user', content: 'a\u0000b' } },
       { other: { type: 'blob', data: { x: '\u0000', '\u0000': ['\u0000'] } } },
     ]);
-    const r = await t.execute(`query($id: ID!) { thread(id: $id) { metadata items { edges { node {
-      ... on MessageItem { content } ... on OtherItem { data } } } } } }`, { id });
+    const r = await t.execute(
+      `query($id: ID!) { thread(id: $id) { metadata items { edges { node {
+      ... on MessageItem { content } ... on OtherItem { data } } } } } }`,
+      { id },
+    );
     expect(r.thread.metadata).toEqual({ 'k\u0000': 'v\u0000w', nested: { s: '\u0000' } });
     expect(r.thread.items.edges[0].node.content).toBe('a\u0000b');
     expect(r.thread.items.edges[1].node.data).toEqual({ x: '\u0000', '\u0000': ['\u0000'] });
-    const filtered = await t.execute(`query($m: JSON) { threads(filter: { metadata: $m }) { totalCount } }`, {
-      m: { 'k\u0000': 'v\u0000w' },
-    });
+    const filtered = await t.execute(
+      `query($m: JSON) { threads(filter: { metadata: $m }) { totalCount } }`,
+      {
+        m: { 'k\u0000': 'v\u0000w' },
+      },
+    );
     expect(filtered.threads.totalCount).toBe(1);
 
     const cases: [string, Record<string, unknown>][] = [
-      ['mutation($v: String!) { createThread(input: { agentId: "a", name: $v }) { thread { id } } }', { v: 'x\u0000' }],
-      ['mutation($v: String!) { createThread(input: { agentId: $v }) { thread { id } } }', { v: '\u0000' }],
+      [
+        'mutation($v: String!) { createThread(input: { agentId: "a", name: $v }) { thread { id } } }',
+        { v: 'x\u0000' },
+      ],
+      [
+        'mutation($v: String!) { createThread(input: { agentId: $v }) { thread { id } } }',
+        { v: '\u0000' },
+      ],
       [
         'mutation($id: ID!, $v: String!) { appendItems(input: { threadId: $id, items: [{ createdBy: $v, message: { role: "user", content: "x" } }] }) { replayed } }',
         { id, v: 'bot\u0000' },
@@ -45,28 +59,39 @@ describe('the same on SQLite and PostgreSQL', () => {
         'mutation($id: ID!, $v: String!) { addCompaction(input: { threadId: $id, startSeq: 0, endSeq: 0, summary: $v }) { compaction { id } } }',
         { id, v: 'sum\u0000' },
       ],
-      ['query($v: String) { threads(filter: { nameContains: $v }) { totalCount } }', { v: '\u0000' }],
+      [
+        'query($v: String) { threads(filter: { nameContains: $v }) { totalCount } }',
+        { v: '\u0000' },
+      ],
     ];
     for (const [query, variables] of cases) {
       const error = await t.expectError(query, variables);
       expect(error.code, query).toBe('BAD_USER_INPUT');
       expect(error.message).toContain('U+0000');
     }
-    const after = await t.execute(`query($id: ID!) { thread(id: $id) { nextSeq compactions { id } } }`, { id });
+    const after = await t.execute(
+      `query($id: ID!) { thread(id: $id) { nextSeq compactions { id } } }`,
+      { id },
+    );
     expect(after.thread).toEqual({ nextSeq: 2, compactions: [] });
   });
 
   it('tells JSON null from an absent key', async () => {
     const withNull = await createThread(t, { metadata: { a: null } });
     const without = await createThread(t, { metadata: {} });
-    const r = await t.execute(`query($x: ID!, $y: ID!) { x: thread(id: $x) { metadata } y: thread(id: $y) { metadata } }`, {
-      x: withNull,
-      y: without,
-    });
+    const r = await t.execute(
+      `query($x: ID!, $y: ID!) { x: thread(id: $x) { metadata } y: thread(id: $y) { metadata } }`,
+      {
+        x: withNull,
+        y: without,
+      },
+    );
     expect(r.x.metadata).toEqual({ a: null });
     expect(Object.keys(r.x.metadata)).toEqual(['a']);
     expect(r.y.metadata).toEqual({});
-    const f = await t.execute(`{ threads(filter: { metadata: { a: null } }) { edges { node { id } } } }`);
+    const f = await t.execute(
+      `{ threads(filter: { metadata: { a: null } }) { edges { node { id } } } }`,
+    );
     expect(f.threads.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([withNull]);
   });
 
@@ -78,7 +103,9 @@ describe('the same on SQLite and PostgreSQL', () => {
       where: { agentId: 'ordering' },
       data: { updatedAt: new Date('2026-01-02T03:04:05.678Z') },
     });
-    const r = await t.execute(`{ threads(filter: { agentId: "ordering" }) { edges { node { id updatedAt } } } }`);
+    const r = await t.execute(
+      `{ threads(filter: { agentId: "ordering" }) { edges { node { id updatedAt } } } }`,
+    );
     expect(r.threads.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([
       'ord-0',
       'ord-A',

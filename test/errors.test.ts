@@ -14,7 +14,8 @@ import { createThread } from './testkit/seed.js';
 const logged: Record<string, unknown>[] = [];
 const sink = new Writable({
   write(chunk, _encoding, done) {
-    for (const line of String(chunk).split('\n')) if (line) logged.push(JSON.parse(line) as Record<string, unknown>);
+    for (const line of String(chunk).split('\n'))
+      if (line) logged.push(JSON.parse(line) as Record<string, unknown>);
     done();
   },
 });
@@ -57,7 +58,10 @@ const NEXT_SEQ = graphql(`
 let t: TestApp;
 let port: number;
 beforeAll(async () => {
-  t = await buildTestApp({ HOST: '127.0.0.1', MAX_BODY_BYTES: '200000' }, { logger: pino({ level: 'info' }, sink) });
+  t = await buildTestApp(
+    { HOST: '127.0.0.1', MAX_BODY_BYTES: '200000' },
+    { logger: pino({ level: 'info' }, sink) },
+  );
   port = await t.app.start(0);
 });
 afterAll(() => t.close());
@@ -66,7 +70,9 @@ describe('errors', () => {
   it('parse and validation failures carry their codes', async () => {
     // Documents that cannot be parsed or validated cannot be typed: these two stay strings.
     expect((await t.expectError('{ thread(id: "x") { id ')).code).toBe('GRAPHQL_PARSE_FAILED');
-    expect((await t.expectError('{ thread(id: "x") { nope } }')).code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect((await t.expectError('{ thread(id: "x") { nope } }')).code).toBe(
+      'GRAPHQL_VALIDATION_FAILED',
+    );
     // A variable of the wrong type on purpose: the server must refuse it.
     const coercion = await t.expectError(THREAD_COUNT, { n: 'ten' as unknown as number });
     expect(coercion.code).toBe('BAD_USER_INPUT');
@@ -85,7 +91,9 @@ describe('errors', () => {
       expect(entry).toBeDefined();
       expect(String((entry!.err as { stack?: string }).stack)).toMatch(/Compaction/);
     } finally {
-      await t.app.db.prisma.$executeRawUnsafe('ALTER TABLE "CompactionGone" RENAME TO "Compaction"');
+      await t.app.db.prisma.$executeRawUnsafe(
+        'ALTER TABLE "CompactionGone" RENAME TO "Compaction"',
+      );
     }
   });
 
@@ -101,7 +109,9 @@ describe('errors', () => {
       body,
     });
     expect(response.status).toBe(413);
-    const json = (await response.json()) as { errors: { extensions: { code: string }; message: string }[] };
+    const json = (await response.json()) as {
+      errors: { extensions: { code: string }; message: string }[];
+    };
     expect(json.errors[0]!.extensions.code).toBe('PAYLOAD_TOO_LARGE');
     expect(json.errors[0]!.message).toContain('200000');
     const after = await t.execute(NEXT_SEQ, { id });
@@ -117,7 +127,9 @@ describe('errors', () => {
   });
 
   it('GraphiQL is served from the package, with no CDN', async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/graphql`, { headers: { accept: 'text/html' } });
+    const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      headers: { accept: 'text/html' },
+    });
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain('<title>threadstore</title>');

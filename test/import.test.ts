@@ -223,7 +223,10 @@ describe('parseTranscriptFile', () => {
 
   it('reads an object with messages, an array of them, tau-bench runs and both kinds of JSONL', () => {
     const hi = [{ role: 'user', content: 'hi' }];
-    const single = parseTranscriptFile(JSON.stringify({ model: 'gpt-4o', messages: hi }), 'one.json');
+    const single = parseTranscriptFile(
+      JSON.stringify({ model: 'gpt-4o', messages: hi }),
+      'one.json',
+    );
     expect(single.map((c) => [c.label, c.metadata, c.items.length])).toEqual([
       [
         'one.json #0',
@@ -378,8 +381,20 @@ describe('parseTranscriptFile', () => {
       'line 2',
       /^expected a message object/,
     ],
-    ['an empty conversation', 'x.json', '{"messages": []}', null, /^the conversation has no messages$/],
-    ['an unknown layout', 'x.json', '[{"turns": []}]', 'conversation 0', /^expected a messages array/],
+    [
+      'an empty conversation',
+      'x.json',
+      '{"messages": []}',
+      null,
+      /^the conversation has no messages$/,
+    ],
+    [
+      'an unknown layout',
+      'x.json',
+      '[{"turns": []}]',
+      'conversation 0',
+      /^expected a messages array/,
+    ],
     ['an empty file', 'x.json', ' \n', null, /^the file is empty$/],
   ])('rejects %s, naming the file and where', (_case, file, text, location, reason) => {
     const error = parseError(text, file);
@@ -499,7 +514,12 @@ describe('importing through the service layer', () => {
   beforeAll(async () => {
     t = await buildTestApp();
     const env = parseEnv({});
-    ctx = { db: t.app.db, tenantId: env.DEFAULT_TENANT, events: t.app.events, limits: limitsFromEnv(env) };
+    ctx = {
+      db: t.app.db,
+      tenantId: env.DEFAULT_TENANT,
+      events: t.app.events,
+      limits: limitsFromEnv(env),
+    };
   });
   afterAll(async () => {
     await t?.close();

@@ -21,7 +21,13 @@ afterAll(() => t.close());
 function postChunked(body: string): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/graphql',
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      },
       (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
@@ -46,7 +52,9 @@ describe('limits', () => {
     expect((await t.expectError(`{ ${aliases} }`)).code).toBe('GRAPHQL_VALIDATION_FAILED');
     const literal = `${'['.repeat(3000)}${']'.repeat(3000)}`;
     const tokens = await t.request(`{ thread(id: ${literal}) { id } }`);
-    expect(tokens.errors?.[0]?.extensions?.code).toMatch(/GRAPHQL_PARSE_FAILED|GRAPHQL_VALIDATION_FAILED/);
+    expect(tokens.errors?.[0]?.extensions?.code).toMatch(
+      /GRAPHQL_PARSE_FAILED|GRAPHQL_VALIDATION_FAILED/,
+    );
   });
 
   it('applies MAX_BODY_BYTES to bodies sent without Content-Length, and serves small ones', async () => {
@@ -69,16 +77,24 @@ describe('limits', () => {
     const id = await createThread(t);
     let deep: unknown = 1;
     for (let i = 0; i < 1000; i++) deep = [deep];
-    const APPEND = 'mutation($input: AppendItemsInput!) { appendItems(input: $input) { replayed } }';
-    const nested = await t.expectError(APPEND, { input: { threadId: id, items: [{ other: { type: 'deep', data: deep } }] } });
+    const APPEND =
+      'mutation($input: AppendItemsInput!) { appendItems(input: $input) { replayed } }';
+    const nested = await t.expectError(APPEND, {
+      input: { threadId: id, items: [{ other: { type: 'deep', data: deep } }] },
+    });
     expect(nested).toMatchObject({ code: 'BAD_USER_INPUT' });
     expect(nested.message).toContain('nested');
-    const meta = await t.expectError('mutation($m: JSON) { createThread(input: { agentId: "a", metadata: $m }) { thread { id } } }', {
-      m: { deep },
-    });
+    const meta = await t.expectError(
+      'mutation($m: JSON) { createThread(input: { agentId: "a", metadata: $m }) { thread { id } } }',
+      {
+        m: { deep },
+      },
+    );
     expect(meta.code).toBe('BAD_USER_INPUT');
     for (const createdAt of ['0000-01-01T00:00:00Z', '9999-12-31T23:00:00-05:00']) {
-      const e = await t.expectError(APPEND, { input: { threadId: id, items: [{ createdAt, ...message('x') }] } });
+      const e = await t.expectError(APPEND, {
+        input: { threadId: id, items: [{ createdAt, ...message('x') }] },
+      });
       expect(e.code, createdAt).toBe('BAD_USER_INPUT');
     }
     const purge = await t.expectError(
@@ -97,26 +113,43 @@ describe('limits', () => {
       { toolCall: { callId: 'b', name: 'f', arguments: 'not json {' } },
       { toolCall: { callId: 'c', name: 'f', arguments: { already: 'parsed' } } },
     ]);
-    const r = await t.execute(`query($id: ID!) { thread(id: $id) { items { edges { node { ... on ToolCallItem { arguments data } } } } } }`, { id });
-    const args = r.thread.items.edges.map((e: { node: { arguments: unknown } }) => e.node.arguments);
+    const r = await t.execute(
+      `query($id: ID!) { thread(id: $id) { items { edges { node { ... on ToolCallItem { arguments data } } } } } }`,
+      { id },
+    );
+    const args = r.thread.items.edges.map(
+      (e: { node: { arguments: unknown } }) => e.node.arguments,
+    );
     expect(args).toEqual([{ x: 1, y: [true, null] }, 'not json {', { already: 'parsed' }]);
     expect(r.thread.items.edges[0].node.data.arguments).toEqual({ x: 1, y: [true, null] });
   });
 
   it('reads long key lists in chunks: 400 item ids in nodes, 400 compaction records in context', async () => {
     const id = await createThread(t);
-    await append(t, id, Array.from({ length: 400 }, (_, i) => message(`n${i}`)));
+    await append(
+      t,
+      id,
+      Array.from({ length: 400 }, (_, i) => message(`n${i}`)),
+    );
     const ids = Array.from({ length: 400 }, (_, i) => `${id}:${i}`);
     const nodes = await t.execute(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { ids });
     expect(nodes.nodes.map((n: { id: string }) => n.id)).toEqual(ids);
     for (let s = 0; s < 400; s++) {
-      await t.execute(`mutation($id: ID!, $s: Int!) { addCompaction(input: { threadId: $id, startSeq: $s, endSeq: $s, summary: "s" }) { marker { seq } } }`, { id, s });
+      await t.execute(
+        `mutation($id: ID!, $s: Int!) { addCompaction(input: { threadId: $id, startSeq: $s, endSeq: $s, summary: "s" }) { marker { seq } } }`,
+        { id, s },
+      );
     }
-    const context = await t.execute(`query($id: ID!) { thread(id: $id) { context { __typename } compactions { id } } }`, { id });
+    const context = await t.execute(
+      `query($id: ID!) { thread(id: $id) { context { __typename } compactions { id } } }`,
+      { id },
+    );
     expect(context.thread.context).toHaveLength(400);
     expect(context.thread.compactions).toHaveLength(400);
     const markers = Array.from({ length: 400 }, (_, i) => `${id}:compaction:${400 + i}`);
-    const records = await t.execute(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { ids: markers });
+    const records = await t.execute(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, {
+      ids: markers,
+    });
     expect(records.nodes.map((n: { id: string }) => n.id)).toEqual(markers);
   });
 
@@ -127,7 +160,10 @@ describe('limits', () => {
     const good = follow(client, id, null, (i) => seen.push(i.seq));
     await new Promise((r) => setTimeout(r, 200));
     const bad = await new Promise<unknown>((resolve) => {
-      client.subscribe({ query: 'subscription {' }, { next: () => {}, error: resolve, complete: () => resolve(null) });
+      client.subscribe(
+        { query: 'subscription {' },
+        { next: () => {}, error: resolve, complete: () => resolve(null) },
+      );
     });
     expect(JSON.stringify(bad)).toContain('GRAPHQL_PARSE_FAILED');
     await append(t, id, [message('still here')]);

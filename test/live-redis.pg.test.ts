@@ -18,9 +18,13 @@ let a: ServerProcess;
 let b: ServerProcess;
 
 async function startRedis(): Promise<void> {
-  redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  redis = spawn(
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   for (let n = 0; n < 50; n++) {
     const ok = await new Promise<boolean>((resolve) => {
       const probe = spawn('redis-cli', ['-p', String(redisPort), 'ping'], { stdio: 'ignore' });
@@ -59,7 +63,9 @@ afterAll(async () => {
 });
 
 it('a follower on A gets what B appends, exactly once in order, across a Redis restart', async () => {
-  const created = await b.graphql('mutation { createThread(input: { id: "shared", agentId: "x" }) { thread { id } } }');
+  const created = await b.graphql(
+    'mutation { createThread(input: { id: "shared", agentId: "x" }) { thread { id } } }',
+  );
   expect(created.errors).toBeUndefined();
   const client = wsClient(a.port);
   const seen: number[] = [];
@@ -69,7 +75,12 @@ it('a follower on A gets what B appends, exactly once in order, across a Redis r
   const appendBatch = async (n: number) => {
     const r = await b.graphql(
       'mutation($input: AppendItemsInput!) { appendItems(input: $input) { items { ... on ConversationItem { seq } } } }',
-      { input: { threadId: 'shared', items: range(3).map((i) => ({ message: { role: 'user', content: `${n}-${i}` } })) } },
+      {
+        input: {
+          threadId: 'shared',
+          items: range(3).map((i) => ({ message: { role: 'user', content: `${n}-${i}` } })),
+        },
+      },
     );
     expect(r.errors).toBeUndefined();
   };

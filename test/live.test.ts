@@ -76,7 +76,8 @@ describe('threadItems over graphql-ws', () => {
       () => null,
       (e: unknown) => e,
     )) as { errors?: { extensions?: { code?: string } }[] } | null;
-    const errors = (error as { errors?: unknown[] } | null)?.errors ?? (Array.isArray(error) ? error : []);
+    const errors =
+      (error as { errors?: unknown[] } | null)?.errors ?? (Array.isArray(error) ? error : []);
     expect((errors as { extensions?: { code?: string } }[])[0]?.extensions?.code).toBe('NOT_FOUND');
     await append(t, id, [message('after the error')]);
     await until(() => seen.length === 1, 10_000, 'item after a sibling error');
@@ -96,7 +97,11 @@ describe('threadItems over graphql-ws', () => {
           const size = Math.min(1 + ((w + written) % 5), total - written);
           if (size <= 0) return;
           written += size;
-          await append(t, id, range(size).map((i) => message(`w${w}-${i}`)));
+          await append(
+            t,
+            id,
+            range(size).map((i) => message(`w${w}-${i}`)),
+          );
           await sleep(3);
         }
       }),
@@ -106,7 +111,8 @@ describe('threadItems over graphql-ws', () => {
     let reconnects = 0;
     while (last < total - 1) {
       // Drop the connection (no complete) once a random number of further items arrived.
-      const stopAt = reconnects < 6 ? last + 1 + Math.floor(Math.random() * 120) : Number.POSITIVE_INFINITY;
+      const stopAt =
+        reconnects < 6 ? last + 1 + Math.floor(Math.random() * 120) : Number.POSITIVE_INFINITY;
       const client = wsClient(port);
       let dropped = false;
       const f = follow(client, id, last, (item) => {
@@ -139,7 +145,10 @@ describe('threadItems over graphql-ws', () => {
         range(10).map(
           () =>
             new Promise<void>((resolve, reject) => {
-              const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
+              const socket = new WebSocket(
+                `ws://127.0.0.1:${port}/graphql`,
+                'graphql-transport-ws',
+              );
               socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
               socket.on('message', (raw) => {
                 const msg = JSON.parse(String(raw)) as { type: string };
@@ -148,7 +157,9 @@ describe('threadItems over graphql-ws', () => {
                     JSON.stringify({
                       id: '1',
                       type: 'subscribe',
-                      payload: { query: `subscription { threadItems(threadId: "${id}") { __typename } }` },
+                      payload: {
+                        query: `subscription { threadItems(threadId: "${id}") { __typename } }`,
+                      },
                     }),
                   );
                   // Give the server time to register the follower, then drop the socket.
@@ -183,19 +194,38 @@ describe('threadEvents', () => {
 
   it('streams every kind of change of one agent, COMPACTED for compactions, thread null once deleted', async () => {
     const client = wsClient(port);
-    const events: { type: string; threadId: string; thread: { id: string; name: string | null } | null }[] = [];
+    const events: {
+      type: string;
+      threadId: string;
+      thread: { id: string; name: string | null } | null;
+    }[] = [];
     const cancel = client.subscribe<{ threadEvents: (typeof events)[number] }>(
-      { query: 'subscription { threadEvents(agentId: "watched") { type threadId at thread { id name } } }' },
-      { next: (r) => r.data && events.push(r.data.threadEvents), error: () => {}, complete: () => {} },
+      {
+        query:
+          'subscription { threadEvents(agentId: "watched") { type threadId at thread { id name } } }',
+      },
+      {
+        next: (r) => r.data && events.push(r.data.threadEvents),
+        error: () => {},
+        complete: () => {},
+      },
     );
     await sleep(200);
     await createThread(t, { agentId: 'someone-else' });
     const id = await createThread(t, { agentId: 'watched', name: 'first' });
     await append(t, id, [message('a'), message('b')]);
-    await t.execute(`mutation { updateThread(input: { id: "${id}", name: "renamed" }) { thread { id } } }`);
-    await t.execute(`mutation { addCompaction(input: { threadId: "${id}", startSeq: 0, endSeq: 1, summary: "s" }) { marker { seq } } }`);
-    await t.execute(`mutation { clearCompactions(input: { threadId: "${id}" }) { compactionsDeleted } }`);
-    await t.execute(`mutation { purgeItems(input: { threadId: "${id}", before: "2000-01-01T00:00:00Z" }) { itemsDeleted } }`);
+    await t.execute(
+      `mutation { updateThread(input: { id: "${id}", name: "renamed" }) { thread { id } } }`,
+    );
+    await t.execute(
+      `mutation { addCompaction(input: { threadId: "${id}", startSeq: 0, endSeq: 1, summary: "s" }) { marker { seq } } }`,
+    );
+    await t.execute(
+      `mutation { clearCompactions(input: { threadId: "${id}" }) { compactionsDeleted } }`,
+    );
+    await t.execute(
+      `mutation { purgeItems(input: { threadId: "${id}", before: "2000-01-01T00:00:00Z" }) { itemsDeleted } }`,
+    );
     await t.execute(`mutation { deleteThread(input: { id: "${id}" }) { deletedThreadId } }`);
     await until(() => events.length >= 7, 10_000, 'seven events');
     expect(events.map((e) => e.type)).toEqual([
@@ -298,7 +328,10 @@ describe('slow followers', () => {
       });
       s.on('close', (code) => { console.log('closed ' + code); process.exit(0); });
     `;
-    const child = spawn(process.execPath, ['-e', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', script], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     await until(() => out.includes('subscribed'), 10_000, 'the follower to subscribe');
@@ -307,9 +340,17 @@ describe('slow followers', () => {
     const big = 'y'.repeat(100_000);
     // About 60 MB of events: far more than the socket buffers hold.
     for (let n = 0; n < 60 && t.app.events.listenerCount() > baseline; n++) {
-      await append(t, id, range(10).map((i) => message(`${n}-${i}-${big}`)));
+      await append(
+        t,
+        id,
+        range(10).map((i) => message(`${n}-${i}-${big}`)),
+      );
     }
-    await until(() => t.app.events.listenerCount() === baseline, 20_000, 'the slow follower to be cut off');
+    await until(
+      () => t.app.events.listenerCount() === baseline,
+      20_000,
+      'the slow follower to be cut off',
+    );
     child.kill('SIGCONT');
     // Once it reads again it gets what was sent, then the subscription's RATE_LIMITED error.
     await until(() => out.includes('RATE_LIMITED'), 20_000, 'the error');

@@ -145,7 +145,9 @@ describe('GET /metrics', () => {
   });
 
   it('reports the events waiting unread in follower queues', async () => {
-    await post('mutation { createThread(input: { id: "metrics-queue", agentId: "a" }) { thread { id } } }');
+    await post(
+      'mutation { createThread(input: { id: "metrics-queue", agentId: "a" }) { thread { id } } }',
+    );
     // A follower's queue, as a subscription holds it, that nobody reads for now.
     const queue = queueEvents(t.app.events, 'thread-items', threadKey('local', 'metrics-queue'), {
       limit: 100,

@@ -69,7 +69,9 @@ describe('server process', () => {
     await server.graphql(CREATE_THREAD, { id: 'drain' });
     // A large append (about 8 MB of body) that is still being processed when the signal arrives.
     const text = 'x'.repeat(20_000);
-    const items = Array.from({ length: 400 }, (_, i) => ({ message: { role: 'user', content: `${i}${text}` } }));
+    const items = Array.from({ length: 400 }, (_, i) => ({
+      message: { role: 'user', content: `${i}${text}` },
+    }));
     const inFlight = server.graphql(APPEND_NEXT_SEQ, { input: { threadId: 'drain', items } });
     await new Promise((r) => setTimeout(r, 30));
     server.process.kill('SIGTERM');

@@ -32,7 +32,9 @@ afterAll(async () => {
 });
 
 async function createThread(server: ServerProcess, id: string): Promise<void> {
-  const r = await server.graphql(`mutation { createThread(input: { id: "${id}", agentId: "scale" }) { thread { id } } }`);
+  const r = await server.graphql(
+    `mutation { createThread(input: { id: "${id}", agentId: "scale" }) { thread { id } } }`,
+  );
   expect(r.errors).toBeUndefined();
 }
 
@@ -61,7 +63,9 @@ describe('two instances on one PostgreSQL', () => {
         const r = await server.graphql(APPEND, {
           input: {
             threadId: 'hot',
-            items: Array.from({ length: size }, (_, i) => ({ message: { role: 'user', content: `${client}-${round}-${i}` } })),
+            items: Array.from({ length: size }, (_, i) => ({
+              message: { role: 'user', content: `${client}-${round}-${i}` },
+            })),
           },
         });
         expect(r.errors).toBeUndefined();
@@ -82,7 +86,9 @@ describe('two instances on one PostgreSQL', () => {
     for (const seqs of calls) expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
     const all = calls.flat().sort((x, y) => x - y);
     expect(all).toEqual(all.map((_, i) => i));
-    const r = await a.graphql('{ thread(id: "hot") { nextSeq itemCount } cold: thread(id: "cold-1") { nextSeq } }');
+    const r = await a.graphql(
+      '{ thread(id: "hot") { nextSeq itemCount } cold: thread(id: "cold-1") { nextSeq } }',
+    );
     expect(r.data.thread).toEqual({ nextSeq: all.length, itemCount: all.length });
     expect(r.data.cold.nextSeq).toBe(rounds);
   });
@@ -92,7 +98,10 @@ describe('two instances on one PostgreSQL', () => {
     const input = {
       threadId: 'idem',
       idempotencyKey: 'k-1',
-      items: [{ message: { role: 'user', content: 'once' } }, { message: { role: 'assistant', content: 'only' } }],
+      items: [
+        { message: { role: 'user', content: 'once' } },
+        { message: { role: 'assistant', content: 'only' } },
+      ],
     };
     const answers = await Promise.all([a, b, a, b].map((s) => s.graphql(APPEND, { input })));
     for (const r of answers) expect(r.errors).toBeUndefined();
@@ -107,7 +116,11 @@ describe('two instances on one PostgreSQL', () => {
     for (let n = 0; n < 5; n++) {
       const id = `race-${n}`;
       const answers = await Promise.all(
-        [a, b].map((s) => s.graphql(`mutation { createThread(input: { id: "${id}", agentId: "x" }) { thread { id } } }`)),
+        [a, b].map((s) =>
+          s.graphql(
+            `mutation { createThread(input: { id: "${id}", agentId: "x" }) { thread { id } } }`,
+          ),
+        ),
       );
       const ok = answers.filter((r) => !r.errors);
       const failed = answers.filter((r) => r.errors);

@@ -13,10 +13,14 @@ describe('schema.graphql', () => {
   });
 
   it('covers the contract (../shared/tools/contract-check.mjs)', () => {
-    const out = execFileSync(process.execPath, [join(root, '..', 'shared', 'tools', 'contract-check.mjs'), 'schema.graphql'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
+    const out = execFileSync(
+      process.execPath,
+      [join(root, '..', 'shared', 'tools', 'contract-check.mjs'), 'schema.graphql'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    );
     expect(out).toContain('contract-check: schema covers the contract');
   });
 });

@@ -16,7 +16,10 @@ beforeAll(async () => {
   port = await t.app.start(0);
   for (let n = 0; n < 100; n++) {
     const id = await createThread(t, { agentId: 'statements' });
-    await append(t, id, [message(`a${n}`), { toolCall: { callId: `c${n}`, name: 'f', arguments: {} } }]);
+    await append(t, id, [
+      message(`a${n}`),
+      { toolCall: { callId: `c${n}`, name: 'f', arguments: {} } },
+    ]);
     threadIds.push(id);
   }
 });
@@ -69,7 +72,11 @@ it('threads(first: 100) with lastItem and itemCount costs what first: 10 costs, 
 
 it('a 50-item history page costs at most 2; an append at most 2, in one transaction', async () => {
   const id = threadIds[0]!;
-  await append(t, id, Array.from({ length: 60 }, (_, i) => message(`h${i}`)));
+  await append(
+    t,
+    id,
+    Array.from({ length: 60 }, (_, i) => message(`h${i}`)),
+  );
   const page = await t.countStatements(() => t.execute(PAGE, { id }));
   expect(page.count, page.log.join('\n')).toBeLessThanOrEqual(2);
   const write = await t.countStatements(() => append(t, id, [message('one more')]));
@@ -85,7 +92,8 @@ it('followers cost no SQL statement per live event', async () => {
   const { count, log } = await t.countStatements(async () => {
     for (let n = 0; n < 5; n++) await append(t, id, [message(`live ${n}`)]);
     const deadline = Date.now() + 10_000;
-    while (counts.some((c) => c < 5) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (counts.some((c) => c < 5) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
   });
   expect(counts).toEqual(counts.map(() => 5));
   // Only the 5 appends' own statements (2 each), nothing per follower.

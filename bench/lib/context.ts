@@ -97,17 +97,31 @@ export async function compareThroughput(
     out.p50[t.name] = [];
     out.p99[t.name] = [];
     out.failures[t.name] = 0;
-    await ctx.load.call<CannonResult>({ cmd: 'cannon', url: t.url, bodies: t.bodies, connections, durationSec: ctx.quick ? 0.5 : 1 });
+    await ctx.load.call<CannonResult>({
+      cmd: 'cannon',
+      url: t.url,
+      bodies: t.bodies,
+      connections,
+      durationSec: ctx.quick ? 0.5 : 1,
+    });
   }
   for (let r = 0; r < ctx.rounds; r++) {
     for (const t of targets) {
-      const res = await ctx.load.call<CannonResult>({ cmd: 'cannon', url: t.url, bodies: t.bodies, connections, durationSec: ctx.cannonSec });
+      const res = await ctx.load.call<CannonResult>({
+        cmd: 'cannon',
+        url: t.url,
+        bodies: t.bodies,
+        connections,
+        durationSec: ctx.cannonSec,
+      });
       out.rps[t.name]!.push(res.rps);
       out.p50[t.name]!.push(res.latencyP50);
       out.p99[t.name]!.push(res.latencyP99);
       out.failures[t.name]! += res.errors + res.non2xx + res.mismatches + res.timeouts;
     }
-    ctx.log(`  ${label} round ${r + 1}/${ctx.rounds}: ${targets.map((t) => `${t.name} ${fmt(out.rps[t.name]!.at(-1)!)}/s`).join(', ')}`);
+    ctx.log(
+      `  ${label} round ${r + 1}/${ctx.rounds}: ${targets.map((t) => `${t.name} ${fmt(out.rps[t.name]!.at(-1)!)}/s`).join(', ')}`,
+    );
   }
   return out;
 }
@@ -117,7 +131,14 @@ export function throughputRow(
   c: Comparison,
   a: string,
   b: string,
-  opts: { case: string; metric: string; unit: string; per?: number; target: number; targetText?: string },
+  opts: {
+    case: string;
+    metric: string;
+    unit: string;
+    per?: number;
+    target: number;
+    targetText?: string;
+  },
 ): ResultRow {
   const per = opts.per ?? 1;
   const ra = range(c.rps[a]!.map((v) => v * per));
@@ -150,7 +171,15 @@ export function profileApp(
   return profileWith(ctx, label, env, async (app, measure) => {
     const url = `${app.url}/graphql`;
     await ctx.load.call({ cmd: 'cannon', url, bodies, connections, durationSec: 1 });
-    await measure(() => ctx.load.call({ cmd: 'cannon', url, bodies, connections, durationSec: Math.max(ctx.cannonSec, 2) }));
+    await measure(() =>
+      ctx.load.call({
+        cmd: 'cannon',
+        url,
+        bodies,
+        connections,
+        durationSec: Math.max(ctx.cannonSec, 2),
+      }),
+    );
   });
 }
 
@@ -166,7 +195,11 @@ export async function profileWith(
 ): Promise<ProfileSummary> {
   const dir = freshProfileDir(ctx, label);
   const window = { fromUs: 0, toUs: 0 };
-  const app = await startApp(ctx.db.url, { cpuProfileDir: dir, env, name: `threadstore (profiled: ${label})` });
+  const app = await startApp(ctx.db.url, {
+    cpuProfileDir: dir,
+    env,
+    name: `threadstore (profiled: ${label})`,
+  });
   try {
     await work(app, async (load) => {
       window.fromUs = monotonicMicros();
@@ -176,14 +209,26 @@ export async function profileWith(
   } finally {
     await app.stop();
   }
-  const summary = summarizeProfile(mainThreadProfile(dir), `${ctx.provider} ${label}`, window.toUs > 0 ? window : undefined);
-  ctx.log(`  profile ${label}: top ${summary.topSelf.slice(0, 3).map((f) => `${f.frame} ${f.pct.toFixed(1)}%`).join('; ')}`);
+  const summary = summarizeProfile(
+    mainThreadProfile(dir),
+    `${ctx.provider} ${label}`,
+    window.toUs > 0 ? window : undefined,
+  );
+  ctx.log(
+    `  profile ${label}: top ${summary.topSelf
+      .slice(0, 3)
+      .map((f) => `${f.frame} ${f.pct.toFixed(1)}%`)
+      .join('; ')}`,
+  );
   return summary;
 }
 
 /** An empty directory for one profiled process: bench/results/profiles/<provider>-<label>. */
 export function freshProfileDir(ctx: BenchContext, label: string): string {
-  const dir = join(ctx.profileDir, `${ctx.provider}-${label.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`);
+  const dir = join(
+    ctx.profileDir,
+    `${ctx.provider}-${label.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`,
+  );
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   return dir;

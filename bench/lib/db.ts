@@ -7,11 +7,16 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/client.js';
-import { createDatabase, type TestDatabase, type TestProvider } from '../../test/testkit/database.js';
+import {
+  createDatabase,
+  type TestDatabase,
+  type TestProvider,
+} from '../../test/testkit/database.js';
 
 export type Provider = TestProvider;
 
-export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+export const POSTGRES_ADMIN_URL =
+  process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const TENANT = 'local';
 
@@ -41,7 +46,10 @@ const iso = (d: Date) => d.toISOString().replace('Z', '+00:00');
 
 /** Creates and migrates a fresh bench database of `provider` (created as the tests create theirs). */
 export async function createBenchDb(provider: Provider): Promise<BenchDb> {
-  const database = await createDatabase(provider, { serverUrl: POSTGRES_ADMIN_URL, label: 'bench' });
+  const database = await createDatabase(provider, {
+    serverUrl: POSTGRES_ADMIN_URL,
+    label: 'bench',
+  });
   // The app's own migrations, applied as the app applies them.
   const migrated = await openDatabase(database.url);
   await migrated.close();
@@ -69,9 +77,9 @@ function sqliteDb({ url, drop: dropDatabase }: TestDatabase): BenchDb {
       })();
     },
     async seedItems(threadId, count) {
-      const thread = db.prepare('SELECT "nextSeq" FROM "Thread" WHERE "tenantId" = ? AND "id" = ?').get(TENANT, threadId) as
-        | { nextSeq: number }
-        | undefined;
+      const thread = db
+        .prepare('SELECT "nextSeq" FROM "Thread" WHERE "tenantId" = ? AND "id" = ?')
+        .get(TENANT, threadId) as { nextSeq: number } | undefined;
       if (!thread) throw new Error(`no thread ${threadId}`);
       const start = thread.nextSeq;
       const insert = db.prepare(
@@ -79,18 +87,19 @@ function sqliteDb({ url, drop: dropDatabase }: TestDatabase): BenchDb {
       );
       const base = Date.now() - count;
       db.transaction(() => {
-        for (let i = 0; i < count; i++) insert.run(TENANT, threadId, start + i, iso(new Date(base + i)), SEED_DATA_JSON);
-        db.prepare('UPDATE "Thread" SET "nextSeq" = "nextSeq" + ?, "itemCount" = "itemCount" + ?, "updatedAt" = ? WHERE "tenantId" = ? AND "id" = ?').run(
-          count,
-          count,
-          iso(new Date()),
-          TENANT,
-          threadId,
-        );
+        for (let i = 0; i < count; i++)
+          insert.run(TENANT, threadId, start + i, iso(new Date(base + i)), SEED_DATA_JSON);
+        db.prepare(
+          'UPDATE "Thread" SET "nextSeq" = "nextSeq" + ?, "itemCount" = "itemCount" + ?, "updatedAt" = ? WHERE "tenantId" = ? AND "id" = ?',
+        ).run(count, count, iso(new Date()), TENANT, threadId);
       })();
     },
     itemCount: async (threadId) =>
-      (db.prepare('SELECT COUNT(*) AS n FROM "Item" WHERE "tenantId" = ? AND "threadId" = ?').get(TENANT, threadId) as { n: number }).n,
+      (
+        db
+          .prepare('SELECT COUNT(*) AS n FROM "Item" WHERE "tenantId" = ? AND "threadId" = ?')
+          .get(TENANT, threadId) as { n: number }
+      ).n,
     async analyze() {
       db.exec('ANALYZE');
     },
@@ -146,8 +155,12 @@ async function postgresDb({ url, drop: dropDatabase }: TestDatabase): Promise<Be
     },
     itemCount: async (threadId) =>
       Number(
-        (await client.query<{ n: string }>('SELECT COUNT(*) AS n FROM "Item" WHERE "tenantId" = $1 AND "threadId" = $2', [TENANT, threadId]))
-          .rows[0]!.n,
+        (
+          await client.query<{ n: string }>(
+            'SELECT COUNT(*) AS n FROM "Item" WHERE "tenantId" = $1 AND "threadId" = $2',
+            [TENANT, threadId],
+          )
+        ).rows[0]!.n,
       ),
     async analyze() {
       await client.query('VACUUM ANALYZE "Item"');

@@ -7,9 +7,14 @@ import { sleep } from './proc.js';
 
 /** POSTs a body; throws on HTTP or GraphQL errors; returns the parsed JSON. */
 export async function postJson<T = unknown>(url: string, body: string): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   const text = await res.text();
-  if (res.status !== 200 || text.includes('"errors"')) throw new Error(`${url}: HTTP ${res.status} ${text.slice(0, 500)}`);
+  if (res.status !== 200 || text.includes('"errors"'))
+    throw new Error(`${url}: HTTP ${res.status} ${text.slice(0, 500)}`);
   return JSON.parse(text) as T;
 }
 
@@ -17,13 +22,21 @@ export async function postJson<T = unknown>(url: string, body: string): Promise<
  * `count` single-item appends to `threadId` at `app`, one every `paceMs` (each waits for the
  * previous to answer). Returns the seqs written (first, last).
  */
-export async function pacedAppends(graphqlUrl: string, threadId: string, count: number, paceMs: number): Promise<{ first: number; last: number }> {
+export async function pacedAppends(
+  graphqlUrl: string,
+  threadId: string,
+  count: number,
+  paceMs: number,
+): Promise<{ first: number; last: number }> {
   const body = appendBody(threadId, 1);
   let first = -1;
   let last = -1;
   for (let i = 0; i < count; i++) {
     const t0 = performance.now();
-    const out = await postJson<{ data: { appendItems: { items: { seq: number }[] } } }>(graphqlUrl, body);
+    const out = await postJson<{ data: { appendItems: { items: { seq: number }[] } } }>(
+      graphqlUrl,
+      body,
+    );
     const seq = out.data.appendItems.items[0]!.seq;
     if (first < 0) first = seq;
     last = seq;
@@ -47,7 +60,10 @@ export async function interleavedAppends(
   for (let i = 0; i < count; i++) {
     for (const [k, t] of targets.entries()) {
       const t0 = performance.now();
-      const out = await postJson<{ data: { appendItems: { items: { seq: number }[] } } }>(t.graphqlUrl, appendBody(t.threadId, 1));
+      const out = await postJson<{ data: { appendItems: { items: { seq: number }[] } } }>(
+        t.graphqlUrl,
+        appendBody(t.threadId, 1),
+      );
       const seq = out.data.appendItems.items[0]!.seq;
       if (seqs[k]!.first < 0) seqs[k]!.first = seq;
       seqs[k]!.last = seq;
@@ -59,11 +75,19 @@ export async function interleavedAppends(
 }
 
 /** The same pacing on the raw ws baseline: one broadcast of one item per step. */
-export async function pacedBroadcasts(baselineUrl: string, firstSeq: number, count: number, paceMs: number): Promise<{ first: number; last: number }> {
+export async function pacedBroadcasts(
+  baselineUrl: string,
+  firstSeq: number,
+  count: number,
+  paceMs: number,
+): Promise<{ first: number; last: number }> {
   const content = benchItem(0).message.content;
   for (let i = 0; i < count; i++) {
     const t0 = performance.now();
-    await postJson(`${baselineUrl}/broadcast`, JSON.stringify({ items: [{ seq: firstSeq + i, content }] }));
+    await postJson(
+      `${baselineUrl}/broadcast`,
+      JSON.stringify({ items: [{ seq: firstSeq + i, content }] }),
+    );
     const wait = paceMs - (performance.now() - t0);
     if (wait > 0) await sleep(wait);
   }

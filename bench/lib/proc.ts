@@ -39,7 +39,9 @@ export interface Server extends ServerProcess {
  * warn), with a minute to get ready and the last 20,000 characters of output kept.
  */
 async function benchServer(
-  start: (options: Pick<SpawnOptions, 'timeoutMs' | 'outputLimit' | 'onSpawn'>) => Promise<ServerProcess>,
+  start: (
+    options: Pick<SpawnOptions, 'timeoutMs' | 'outputLimit' | 'onSpawn'>,
+  ) => Promise<ServerProcess>,
 ): Promise<Server> {
   const server = await start({ timeoutMs: 60_000, outputLimit: 20_000, onSpawn: track });
   return { ...server, rss: () => rssOf(server.process.pid!) };
@@ -64,7 +66,9 @@ export interface AppOptions {
 
 /** Starts threadstore as `npm start` does (node --import tsx src/main.ts). */
 export function startApp(databaseUrl: string, options: AppOptions = {}): Promise<Server> {
-  const nodeArgs = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : [];
+  const nodeArgs = options.cpuProfileDir
+    ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir]
+    : [];
   return benchServer((spawn) =>
     startServer(
       { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, ...options.env },
@@ -104,7 +108,11 @@ export function startPostGraphile(databaseUrl: string): Promise<Server> {
       // PostGraphile has no /healthz: ready once it answers a query.
       health: {
         path: '/graphql',
-        init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' },
+        init: {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"query":"{__typename}"}',
+        },
       },
     }),
   );
@@ -122,7 +130,10 @@ export interface Rpc {
 let rpcIds = 0;
 
 /** Forks a TypeScript module with tsx and an IPC channel. */
-export function forkRpc(module: string, options: { execArgv?: string[]; env?: Record<string, string> } = {}): Rpc {
+export function forkRpc(
+  module: string,
+  options: { execArgv?: string[]; env?: Record<string, string> } = {},
+): Rpc {
   const child = track(
     fork(join(root, 'bench', module), [], {
       cwd: root,
@@ -132,13 +143,22 @@ export function forkRpc(module: string, options: { execArgv?: string[]; env?: Re
     }),
   );
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  const waiters = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void }[]>();
+  const waiters = new Map<
+    string,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void }[]
+  >();
   child.on('error', (error) => {
     for (const p of pending.values()) p.reject(error);
     pending.clear();
   });
   child.on('message', (raw) => {
-    const msg = raw as { rpc?: number; ok?: boolean; result?: unknown; error?: string; type?: string };
+    const msg = raw as {
+      rpc?: number;
+      ok?: boolean;
+      result?: unknown;
+      error?: string;
+      type?: string;
+    };
     if (msg.rpc !== undefined) {
       const p = pending.get(msg.rpc);
       pending.delete(msg.rpc);
@@ -185,7 +205,10 @@ export function forkRpc(module: string, options: { execArgv?: string[]; env?: Re
     },
     next(type, timeoutMs = 300_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${module}: no ${type} within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`${module}: no ${type} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         if (child.exitCode !== null) {
           clearTimeout(timer);
           reject(new Error(`${module} exited (${child.exitCode})`));
@@ -210,7 +233,9 @@ export function forkRpc(module: string, options: { execArgv?: string[]; env?: Re
 }
 
 /** Serves RPC calls in a forked child: `handlers[cmd](command)` answers each. */
-export function serveRpc(handlers: Record<string, (command: Record<string, unknown>) => Promise<unknown>>): void {
+export function serveRpc(
+  handlers: Record<string, (command: Record<string, unknown>) => Promise<unknown>>,
+): void {
   process.on('message', (raw) => {
     const command = raw as Record<string, unknown> & { rpc: number; cmd: string };
     const handler = handlers[command.cmd];

@@ -95,11 +95,17 @@ const name = (cf: CallFrame) => `${cf.functionName || '(anonymous)'} ${location(
  * Summarises one .cpuprofile file, only the samples within `window` when given (the load,
  * without the process's start-up).
  */
-export function summarizeProfile(file: string, label: string, window?: Window, top = 15): ProfileSummary {
+export function summarizeProfile(
+  file: string,
+  label: string,
+  window?: Window,
+  top = 15,
+): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   let t = profile.startTime;
   const times = profile.timeDeltas.map((d) => (t += d));
-  const inWindow = (i: number) => !window || (times[i]! >= window.fromUs && times[i]! <= window.toUs);
+  const inWindow = (i: number) =>
+    !window || (times[i]! >= window.fromUs && times[i]! <= window.toUs);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -177,7 +183,10 @@ export function profileMarkdown(p: ProfileSummary): string {
     '',
     '| self % | self ms | frame | area |',
     '|---:|---:|---|---|',
-    ...p.topSelf.map((f) => `| ${f.pct.toFixed(1)} | ${f.ms.toFixed(0)} | \`${f.frame.replace(/\|/g, '\\|')}\` | ${f.area} |`),
+    ...p.topSelf.map(
+      (f) =>
+        `| ${f.pct.toFixed(1)} | ${f.ms.toFixed(0)} | \`${f.frame.replace(/\|/g, '\\|')}\` | ${f.area} |`,
+    ),
     '',
     `Self time by area: ${p.byArea.map((a) => `${a.area} ${a.pct.toFixed(1)}%`).join(', ')}.`,
     '',

@@ -44,9 +44,12 @@ const PACKAGES = [
 /** The commit measured, with a note when src/ has uncommitted changes. */
 export function sourceRevision(): string {
   try {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+    const git = (...args: string[]) =>
+      execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
     const head = git('rev-parse', '--short', 'HEAD');
-    return git('status', '--porcelain', '--', 'src', 'prisma').length > 0 ? `${head} + uncommitted changes in src/ or prisma/` : head;
+    return git('status', '--porcelain', '--', 'src', 'prisma').length > 0
+      ? `${head} + uncommitted changes in src/ or prisma/`
+      : head;
   } catch {
     return 'unknown';
   }
@@ -57,7 +60,11 @@ export function packageVersions(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of PACKAGES) {
     try {
-      out[name] = (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+      out[name] = (
+        JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as {
+          version: string;
+        }
+      ).version;
     } catch {
       out[name] = 'not installed';
     }
@@ -78,7 +85,10 @@ export async function machineInfo(): Promise<Machine> {
   try {
     const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
     await c.connect();
-    m.postgres = ((await c.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v ?? '?').split(' ')[0];
+    m.postgres = (
+      (await c.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v ??
+      '?'
+    ).split(' ')[0];
     await c.end();
   } catch {
     m.postgres = 'unreachable';
@@ -120,7 +130,9 @@ export function resultsTable(run: RunRecord): string {
   ];
   for (const s of run.scenarios) {
     if (s.error) {
-      lines.push(`| ${s.id} | ${cell(s.title)} | **failed** | | ${cell(s.error.split('\n')[0]!.slice(0, 200))} | | | | ❌ error |`);
+      lines.push(
+        `| ${s.id} | ${cell(s.title)} | **failed** | | ${cell(s.error.split('\n')[0]!.slice(0, 200))} | | | | ❌ error |`,
+      );
       continue;
     }
     s.rows.forEach((r, i) => {
@@ -142,7 +154,9 @@ export function runMarkdown(run: RunRecord): string {
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, ${m.os}; load average at start ${m.loadAvg.join(' / ')}. ` +
       `Node ${m.node}; PostgreSQL ${m.postgres ?? '?'}; Redis ${m.redis ?? '?'}.`,
     '',
-    `Source: ${run.revision}. Versions: ${Object.entries(v).map(([k, ver]) => `${k} ${ver}`).join(', ')}.`,
+    `Source: ${run.revision}. Versions: ${Object.entries(v)
+      .map(([k, ver]) => `${k} ${ver}`)
+      .join(', ')}.`,
     '',
     `Reproduce: \`${run.command}\` — ${run.rounds} rounds per figure${run.cannonSec ? `, ${run.cannonSec} s per throughput round` : ''}; ` +
       `this provider took ${Math.round(run.seconds)} s. Every ratio is threadstore ÷ a baseline measured in the same run, rounds interleaved; ` +

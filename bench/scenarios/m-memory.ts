@@ -22,7 +22,10 @@ export const mMemory: Scenario = async (ctx) => {
   const appends = ctx.quick ? 500 : 10_000;
   const threads = Array.from({ length: CONNECTIONS }, (_, i) => `m-append-${i}`);
   await ctx.db.createThreads([...threads, 'm-idle']);
-  const server = forkRpc('mem-server.ts', { execArgv: ['--expose-gc'], env: { DATABASE_URL: ctx.db.url } });
+  const server = forkRpc('mem-server.ts', {
+    execArgv: ['--expose-gc'],
+    env: { DATABASE_URL: ctx.db.url },
+  });
   const data: Record<string, unknown> = { followers, appends, batch };
   const rows: ResultRow[] = [];
   try {
@@ -34,9 +37,21 @@ export const mMemory: Scenario = async (ctx) => {
     type Mem = NodeJS.MemoryUsage;
     const start = await server.call<Mem>({ cmd: 'memory' });
 
-    await ctx.load.call({ cmd: 'follow', group: 'm', wsUrl: `ws://127.0.0.1:${port}/graphql`, count: followers, query: FOLLOW, variables: { t: 'm-idle' } });
+    await ctx.load.call({
+      cmd: 'follow',
+      group: 'm',
+      wsUrl: `ws://127.0.0.1:${port}/graphql`,
+      count: followers,
+      query: FOLLOW,
+      variables: { t: 'm-idle' },
+    });
     const probe = await pacedAppends(url, 'm-idle', 1, 0);
-    const p = await ctx.load.call<Delivery>({ cmd: 'collect', group: 'm', ...probe, timeoutMs: 60_000 });
+    const p = await ctx.load.call<Delivery>({
+      cmd: 'collect',
+      group: 'm',
+      ...probe,
+      timeoutMs: 60_000,
+    });
     await sleep(2_000);
     const idle = await server.call<Mem>({ cmd: 'memory' });
     await ctx.load.call({ cmd: 'unfollow', group: 'm' });
@@ -44,9 +59,14 @@ export const mMemory: Scenario = async (ctx) => {
     const afterFollowers = await server.call<Mem>({ cmd: 'memory' });
 
     const t0 = Date.now();
-    const load = await ctx.load.call<CannonResult>({ cmd: 'cannon', url, bodies, connections: CONNECTIONS, amount: appends }, 1_800_000);
+    const load = await ctx.load.call<CannonResult>(
+      { cmd: 'cannon', url, bodies, connections: CONNECTIONS, amount: appends },
+      1_800_000,
+    );
     const appendSeconds = (Date.now() - t0) / 1000;
-    ctx.log(`  M: ${load.total} appends of ${batch} in ${appendSeconds.toFixed(0)} s (${fmt(load.rps)}/s), ${load.errors + load.non2xx + load.mismatches} failed`);
+    ctx.log(
+      `  M: ${load.total} appends of ${batch} in ${appendSeconds.toFixed(0)} s (${fmt(load.rps)}/s), ${load.errors + load.non2xx + load.mismatches} failed`,
+    );
     const after = await server.call<Mem>({ cmd: 'memory' });
     data.memory = { start, idle, afterFollowers, after };
     data.appendLoad = { ...load, seconds: appendSeconds };

@@ -3,7 +3,13 @@
  * against the same SQL behind a bare node:http handler on the same driver.
  * Target: PostgreSQL ≥ 0.50, SQLite ≥ 0.30 of the baseline's appends/s.
  */
-import { compareThroughput, profileApp, type ResultRow, type Scenario, throughputRow } from '../lib/context.js';
+import {
+  compareThroughput,
+  profileApp,
+  type ResultRow,
+  type Scenario,
+  throughputRow,
+} from '../lib/context.js';
 import type { ProfileSummary } from '../lib/profile.js';
 import { appendBody } from '../lib/queries.js';
 
@@ -38,7 +44,8 @@ export const s1Append: Scenario = async (ctx) => {
     });
     rows.push(row);
     // One profile per scenario: the cases differ little in where time goes.
-    if (row.met === false && ctx.profile && profiles.length === 0) profiles.push(await profileApp(ctx, `S1 ${c.name}`, c.bodies, 16));
+    if (row.met === false && ctx.profile && profiles.length === 0)
+      profiles.push(await profileApp(ctx, `S1 ${c.name}`, c.bodies, 16));
   }
   return {
     id: 'S1',

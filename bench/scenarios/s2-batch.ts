@@ -2,7 +2,13 @@
  * S2: 20- and 100-item appends, in rows/s, against a raw multi-row insert of the same rows
  * (the bare server's one-transaction UPDATE + multi-row INSERT). Target ≥ 0.6.
  */
-import { compareThroughput, profileApp, type ResultRow, type Scenario, throughputRow } from '../lib/context.js';
+import {
+  compareThroughput,
+  profileApp,
+  type ResultRow,
+  type Scenario,
+  throughputRow,
+} from '../lib/context.js';
 import type { ProfileSummary } from '../lib/profile.js';
 import { appendBody } from '../lib/queries.js';
 
@@ -39,12 +45,15 @@ export const s2Batch: Scenario = async (ctx) => {
     if (row.met === false) missed = { size, bodies };
   }
   // One profile, of the largest missed batch: per-item costs show most there.
-  if (missed && ctx.profile) profiles.push(await profileApp(ctx, `S2 ${missed.size}-item`, missed.bodies, CONNECTIONS));
+  if (missed && ctx.profile)
+    profiles.push(await profileApp(ctx, `S2 ${missed.size}-item`, missed.bodies, CONNECTIONS));
   return {
     id: 'S2',
     title: '20- and 100-item appends, rows/s',
     rows,
-    notes: [`${CONNECTIONS} connections, each appending to its own thread; ~200-byte message items.`],
+    notes: [
+      `${CONNECTIONS} connections, each appending to its own thread; ~200-byte message items.`,
+    ],
     profiles,
     data,
   };

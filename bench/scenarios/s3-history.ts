@@ -21,7 +21,9 @@ export const s3History: Scenario = async (ctx) => {
     await ctx.db.createThreads([id]);
     await ctx.db.seedItems(id, n);
     ctx.log(`  S3 seeded ${id}: ${n} items in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    notes.push(`Seeded ${label(n)} items by bulk SQL in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+    notes.push(
+      `Seeded ${label(n)} items by bulk SQL in ${((Date.now() - t0) / 1000).toFixed(1)} s.`,
+    );
   }
   await ctx.db.analyze();
   const { app } = await ctx.servers();
@@ -38,17 +40,33 @@ export const s3History: Scenario = async (ctx) => {
     for (const n of sizes) {
       results[p.name]![n] = [];
       // warm-up: the page's rows into the cache, the code into the JIT
-      await ctx.load.call({ cmd: 'latency', url, body: pageBody(`s3-${label(n)}`, p.after(n)), count: 1, warmup: 30 });
+      await ctx.load.call({
+        cmd: 'latency',
+        url,
+        body: pageBody(`s3-${label(n)}`, p.after(n)),
+        count: 1,
+        warmup: 30,
+      });
     }
   }
   for (let r = 0; r < ctx.rounds; r++) {
     for (const p of positions) {
       for (const n of sizes) {
         const body = pageBody(`s3-${label(n)}`, p.after(n));
-        results[p.name]![n]!.push(await ctx.load.call<LatencySummary>({ cmd: 'latency', url, body, count: samples, warmup: 5 }));
+        results[p.name]![n]!.push(
+          await ctx.load.call<LatencySummary>({
+            cmd: 'latency',
+            url,
+            body,
+            count: samples,
+            warmup: 5,
+          }),
+        );
       }
     }
-    ctx.log(`  S3 round ${r + 1}/${ctx.rounds}: ${positions.map((p) => `${p.name} ${sizes.map((n) => fmt(results[p.name]![n]!.at(-1)!.p50)).join('/')} ms`).join(', ')}`);
+    ctx.log(
+      `  S3 round ${r + 1}/${ctx.rounds}: ${positions.map((p) => `${p.name} ${sizes.map((n) => fmt(results[p.name]![n]!.at(-1)!.p50)).join('/')} ms`).join(', ')}`,
+    );
   }
   const rows: ResultRow[] = [];
   const small = sizes[0]!;
@@ -56,8 +74,14 @@ export const s3History: Scenario = async (ctx) => {
     for (const p of positions) {
       const big = results[p.name]![n]!;
       const base = results[p.name]![small]!;
-      const p50 = ratioRange(big.map((s) => s.p50), base.map((s) => s.p50));
-      const p99 = ratioRange(big.map((s) => s.p99), base.map((s) => s.p99));
+      const p50 = ratioRange(
+        big.map((s) => s.p50),
+        base.map((s) => s.p50),
+      );
+      const p99 = ratioRange(
+        big.map((s) => s.p99),
+        base.map((s) => s.p99),
+      );
       const isTarget = n === sizes.at(-1);
       rows.push({
         case: `${p.name}, ${label(n)} items`,
@@ -79,9 +103,11 @@ export const s3History: Scenario = async (ctx) => {
       await profileWith(ctx, `S3 pages of the ${label(big)} thread`, {}, async (app, measure) => {
         const u = `${app.url}/graphql`;
         const bodies = positions.map((p) => pageBody(`s3-${label(big)}`, p.after(big)));
-        for (const body of bodies) await ctx.load.call({ cmd: 'latency', url: u, body, count: 1, warmup: 30 });
+        for (const body of bodies)
+          await ctx.load.call({ cmd: 'latency', url: u, body, count: 1, warmup: 30 });
         await measure(async () => {
-          for (const body of bodies) await ctx.load.call({ cmd: 'latency', url: u, body, count: samples, warmup: 0 });
+          for (const body of bodies)
+            await ctx.load.call({ cmd: 'latency', url: u, body, count: samples, warmup: 0 });
         });
       }),
     );
@@ -90,5 +116,12 @@ export const s3History: Scenario = async (ctx) => {
     `${samples} sequential requests per cell and round, one keep-alive connection; head = items(first: 50, afterSeq: -1), middle = afterSeq n/2, tail = items(last: 50).`,
   );
   if (ctx.quick) notes.push('Quick run: sizes 1k/10k/100k instead of 1k/100k/1M.');
-  return { id: 'S3', title: '50-item history page vs thread size', rows, notes, profiles, data: { sizes, samples, results } };
+  return {
+    id: 'S3',
+    title: '50-item history page vs thread size',
+    rows,
+    notes,
+    profiles,
+    data: { sizes, samples, results },
+  };
 };

@@ -27,12 +27,18 @@ export const s4Statements: Scenario = async (ctx) => {
   // Every statement the client sends, BEGIN/COMMIT included, to see transaction boundaries.
   const all: string[] = [];
   let recordAll = false;
-  (app.db.prisma as unknown as { $on(e: 'query', cb: (e: { query: string }) => void): void }).$on('query', (e) => {
-    if (recordAll) all.push(e.query);
-  });
+  (app.db.prisma as unknown as { $on(e: 'query', cb: (e: { query: string }) => void): void }).$on(
+    'query',
+    (e) => {
+      if (recordAll) all.push(e.query);
+    },
+  );
   /** Runs a request body of lib/queries.ts through yoga.fetch; throws printing it on errors. */
   const run = (body: string) => {
-    const { query, variables } = JSON.parse(body) as { query: string; variables?: Record<string, unknown> };
+    const { query, variables } = JSON.parse(body) as {
+      query: string;
+      variables?: Record<string, unknown>;
+    };
     return t.execute(query, variables);
   };
   const count = async (body: string) => {
@@ -64,9 +70,16 @@ export const s4Statements: Scenario = async (ctx) => {
     const list100 = await count(JSON.stringify({ query: LIST, variables: { n: 100 } }));
     data.list10 = list10.log;
     data.list100 = list100.log;
-    rows.push(row('threads(first: 10) with lastItem, itemCount', list10.count, '≤ 3', list10.count <= 3));
     rows.push(
-      row('threads(first: 100) with lastItem, itemCount', list100.count, '= first: 10, ≤ 3', list100.count === list10.count && list100.count <= 3),
+      row('threads(first: 10) with lastItem, itemCount', list10.count, '≤ 3', list10.count <= 3),
+    );
+    rows.push(
+      row(
+        'threads(first: 100) with lastItem, itemCount',
+        list100.count,
+        '= first: 10, ≤ 3',
+        list100.count === list10.count && list100.count <= 3,
+      ),
     );
 
     const page = await count(pageBody('s4-page', 99));
@@ -83,28 +96,59 @@ export const s4Statements: Scenario = async (ctx) => {
       // Prisma's query events show COMMIT; BEGIN shows on some adapters only.
       const last = append.all.at(-1) ?? '';
       const inside =
-        commits === 1 && /^COMMIT\b/i.test(last) && (begins === 0 || (begins === 1 && /^BEGIN\b/i.test(append.all[0] ?? '')));
-      const txText = inside ? ', then COMMIT: one transaction' : ` (BEGIN ${begins}, COMMIT ${commits})`;
-      rows.push(row(`appendItems, ${n} item${n > 1 ? 's' : ''}`, append.count, '≤ 2, one transaction', append.count <= 2 && inside && body.length === append.count, txText));
+        commits === 1 &&
+        /^COMMIT\b/i.test(last) &&
+        (begins === 0 || (begins === 1 && /^BEGIN\b/i.test(append.all[0] ?? '')));
+      const txText = inside
+        ? ', then COMMIT: one transaction'
+        : ` (BEGIN ${begins}, COMMIT ${commits})`;
+      rows.push(
+        row(
+          `appendItems, ${n} item${n > 1 ? 's' : ''}`,
+          append.count,
+          '≤ 2, one transaction',
+          append.count <= 2 && inside && body.length === append.count,
+          txText,
+        ),
+      );
     }
 
     // Live: followers subscribe (that costs its statements), then appends are counted.
     const port = await app.start(0);
     const followers = ctx.quick ? 20 : 100;
     const appends = 10;
-    await ctx.load.call({ cmd: 'follow', group: 's4', wsUrl: `ws://127.0.0.1:${port}/graphql`, count: followers, query: FOLLOW, variables: { t: 's4-live' } });
+    await ctx.load.call({
+      cmd: 'follow',
+      group: 's4',
+      wsUrl: `ws://127.0.0.1:${port}/graphql`,
+      count: followers,
+      query: FOLLOW,
+      variables: { t: 's4-live' },
+    });
     await run(appendBody('s4-live', 1)); // probe: every follower is listening once it has seq 0
     await ctx.load.call({ cmd: 'collect', group: 's4', first: 0, last: 0 });
     const appendCost = (await count(appendBody('s4-page', 1))).count;
     let got = { lost: 0, deliveries: 0 };
     const live = await t.countStatements(async () => {
       for (let i = 0; i < appends; i++) await run(appendBody('s4-live', 1));
-      got = await ctx.load.call<{ lost: number; deliveries: number }>({ cmd: 'collect', group: 's4', first: 1, last: appends });
+      got = await ctx.load.call<{ lost: number; deliveries: number }>({
+        cmd: 'collect',
+        group: 's4',
+        first: 1,
+        last: appends,
+      });
     });
     const during = live.count - appends * appendCost;
     await ctx.load.call({ cmd: 'unfollow', group: 's4' });
     const perFollower = during / (followers * appends);
-    data.live = { followers, appends, appendCost, extraStatements: during, deliveries: got.deliveries, lost: got.lost };
+    data.live = {
+      followers,
+      appends,
+      appendCost,
+      extraStatements: during,
+      deliveries: got.deliveries,
+      lost: got.lost,
+    };
     rows.push(
       row(
         `live event, ${followers} followers × ${appends} appends`,
@@ -121,7 +165,9 @@ export const s4Statements: Scenario = async (ctx) => {
     id: 'S4',
     title: 'SQL statements per operation',
     rows,
-    notes: ["Counted with the app's db.statements (BEGIN/COMMIT excluded) around in-process yoga.fetch calls after one warm-up call; transaction boundaries from Prisma query events."],
+    notes: [
+      "Counted with the app's db.statements (BEGIN/COMMIT excluded) around in-process yoga.fetch calls after one warm-up call; transaction boundaries from Prisma query events.",
+    ],
     profiles: [],
     data,
   };

@@ -60,14 +60,20 @@ export const s5Reads: Scenario = async (ctx) => {
         pgl: JSON.stringify({ query: PGL_PAGE, variables: { t: 's5-page' } }),
         path: '/page',
       },
-      { name: '50-thread list', app: threadsBody(50), pgl: JSON.stringify({ query: PGL_THREADS }), path: '/threads' },
+      {
+        name: '50-thread list',
+        app: threadsBody(50),
+        pgl: JSON.stringify({ query: PGL_THREADS }),
+        path: '/threads',
+      },
     ];
     for (const c of cases) {
       const targets: Target[] = [
         { name: 'threadstore', url: `${app.url}/graphql`, bodies: [c.app] },
         { name: 'bare node:http', url: `${baseline.url}${c.path}`, bodies: [c.app] },
       ];
-      if (pgl) targets.push({ name: 'PostGraphile v5', url: `${pgl.url}/graphql`, bodies: [c.pgl] });
+      if (pgl)
+        targets.push({ name: 'PostGraphile v5', url: `${pgl.url}/graphql`, bodies: [c.pgl] });
       const cmp = await compareThroughput(ctx, targets, CONNECTIONS, `S5 ${c.name}`);
       data[c.name] = cmp;
       const vsBare = throughputRow(cmp, 'threadstore', 'bare node:http', {
@@ -92,14 +98,18 @@ export const s5Reads: Scenario = async (ctx) => {
           case: `${c.name} vs PostGraphile`,
           metric: 'req/s',
           value: 'n/a',
-          baseline: ctx.provider === 'sqlite' ? 'PostGraphile is PostgreSQL-only' : 'PostGraphile did not start',
+          baseline:
+            ctx.provider === 'sqlite'
+              ? 'PostGraphile is PostgreSQL-only'
+              : 'PostGraphile did not start',
           ratio: null,
           ratioText: 'n/a',
           target: '≥ 1.00',
           met: null,
         });
       }
-      if (missed && ctx.profile) profiles.push(await profileApp(ctx, `S5 ${c.name}`, [c.app], CONNECTIONS));
+      if (missed && ctx.profile)
+        profiles.push(await profileApp(ctx, `S5 ${c.name}`, [c.app], CONNECTIONS));
     }
   } finally {
     await pgl?.stop();
@@ -112,5 +122,12 @@ export const s5Reads: Scenario = async (ctx) => {
       'PostGraphile v5.1.5 (amber preset, pool 10) on the same tables: threadByTenantIdAndRowId { itemsByTenantIdAndThreadId(first: 50, orderBy: SEQ_ASC) } and allThreads(first: 50, condition: { tenantId }, orderBy: [UPDATED_AT_DESC, ROW_ID_ASC]) (no archived filter: PostGraphile offers conditions on indexed columns only; no bench thread is archived). PostGraphile returns dataJson as the stored text, where threadstore and the bare server parse it into JSON. It declares node >= 22; on Node 20 it runs with a Promise.withResolvers polyfill.',
     );
   }
-  return { id: 'S5', title: 'reads: history page and thread list, req/s', rows, notes, profiles, data };
+  return {
+    id: 'S5',
+    title: 'reads: history page and thread list, req/s',
+    rows,
+    notes,
+    profiles,
+    data,
+  };
 };

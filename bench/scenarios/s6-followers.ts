@@ -5,7 +5,12 @@
  * Target: p99 ≤ 3× raw and ≤ 50 ms; nothing lost, duplicated or out of order.
  */
 import type { ProfileSummary } from '../lib/profile.js';
-import { type BenchContext, freshProfileDir, type ResultRow, type Scenario } from '../lib/context.js';
+import {
+  type BenchContext,
+  freshProfileDir,
+  type ResultRow,
+  type Scenario,
+} from '../lib/context.js';
 import { type Delivery, pacedAppends, pacedBroadcasts } from '../lib/live.js';
 import { mainThreadProfile, startApp, type Server } from '../lib/proc.js';
 import { FOLLOW } from '../lib/queries.js';
@@ -14,9 +19,20 @@ import { monotonicMicros, summarizeProfile } from '../lib/profile.js';
 
 const PACE_MS = 50;
 
-async function round(ctx: BenchContext, app: Server, thread: string, appends: number): Promise<Delivery> {
+async function round(
+  ctx: BenchContext,
+  app: Server,
+  thread: string,
+  appends: number,
+): Promise<Delivery> {
   const { first, last } = await pacedAppends(`${app.url}/graphql`, thread, appends, PACE_MS);
-  return ctx.load.call<Delivery>({ cmd: 'collect', group: 's6-app', first, last, timeoutMs: 60_000 });
+  return ctx.load.call<Delivery>({
+    cmd: 'collect',
+    group: 's6-app',
+    first,
+    last,
+    timeoutMs: 60_000,
+  });
 }
 
 export const s6Followers: Scenario = async (ctx) => {
@@ -33,31 +49,65 @@ export const s6Followers: Scenario = async (ctx) => {
       name: 'threadstore (S6)',
       ...(profile ? { cpuProfileDir: profile } : {}),
     });
-    await ctx.load.call({ cmd: 'follow', group: 's6-app', wsUrl: `ws://127.0.0.1:${app.port}/graphql`, count: followers, query: FOLLOW, variables: { t: thread } });
+    await ctx.load.call({
+      cmd: 'follow',
+      group: 's6-app',
+      wsUrl: `ws://127.0.0.1:${app.port}/graphql`,
+      count: followers,
+      query: FOLLOW,
+      variables: { t: thread },
+    });
     // Probe: once every follower has it, every subscription is listening.
     const probe = await pacedAppends(`${app.url}/graphql`, thread, 1, 0);
-    const p = await ctx.load.call<Delivery>({ cmd: 'collect', group: 's6-app', first: probe.first, last: probe.last, timeoutMs: 60_000 });
-    if (p.lost) throw new Error(`S6: ${p.lost} followers did not get the probe: ${p.errors.join('; ')}`);
+    const p = await ctx.load.call<Delivery>({
+      cmd: 'collect',
+      group: 's6-app',
+      first: probe.first,
+      last: probe.last,
+      timeoutMs: 60_000,
+    });
+    if (p.lost)
+      throw new Error(`S6: ${p.lost} followers did not get the probe: ${p.errors.join('; ')}`);
     return app;
   };
   let app = await start();
   let rawSeq = 0;
   try {
-    await ctx.load.call({ cmd: 'follow', group: 's6-raw', wsUrl: `ws://127.0.0.1:${baseline.port}/raw-ws`, count: followers, query: FOLLOW, variables: { t: thread } });
+    await ctx.load.call({
+      cmd: 'follow',
+      group: 's6-raw',
+      wsUrl: `ws://127.0.0.1:${baseline.port}/raw-ws`,
+      count: followers,
+      query: FOLLOW,
+      variables: { t: thread },
+    });
     const probe = await pacedBroadcasts(baseline.url, rawSeq++, 1, 0);
     await ctx.load.call({ cmd: 'collect', group: 's6-raw', ...probe });
     // Warm-up round of each, not counted.
     await round(ctx, app, thread, Math.min(20, appends));
-    await ctx.load.call({ cmd: 'collect', group: 's6-raw', ...(await pacedBroadcasts(baseline.url, rawSeq, 20, PACE_MS)) });
+    await ctx.load.call({
+      cmd: 'collect',
+      group: 's6-raw',
+      ...(await pacedBroadcasts(baseline.url, rawSeq, 20, PACE_MS)),
+    });
     rawSeq += 20;
     for (let r = 0; r < ctx.rounds; r++) {
       appRounds.push(await round(ctx, app, thread, appends));
       const raw = await pacedBroadcasts(baseline.url, rawSeq, appends, PACE_MS);
       rawSeq += appends;
-      rawRounds.push(await ctx.load.call<Delivery>({ cmd: 'collect', group: 's6-raw', ...raw, timeoutMs: 60_000 }));
+      rawRounds.push(
+        await ctx.load.call<Delivery>({
+          cmd: 'collect',
+          group: 's6-raw',
+          ...raw,
+          timeoutMs: 60_000,
+        }),
+      );
       const a = appRounds.at(-1)!;
       const b = rawRounds.at(-1)!;
-      ctx.log(`  S6 round ${r + 1}/${ctx.rounds}: threadstore p50 ${fmt(a.latency.p50)} p99 ${fmt(a.latency.p99)} ms (lost ${a.lost}, dup ${a.duplicated}, order ${a.outOfOrder}); raw p50 ${fmt(b.latency.p50)} p99 ${fmt(b.latency.p99)} ms`);
+      ctx.log(
+        `  S6 round ${r + 1}/${ctx.rounds}: threadstore p50 ${fmt(a.latency.p50)} p99 ${fmt(a.latency.p99)} ms (lost ${a.lost}, dup ${a.duplicated}, order ${a.outOfOrder}); raw p50 ${fmt(b.latency.p50)} p99 ${fmt(b.latency.p99)} ms`,
+      );
     }
   } finally {
     await ctx.load.call({ cmd: 'unfollow', group: 's6-app' }).catch(() => {});
@@ -65,8 +115,14 @@ export const s6Followers: Scenario = async (ctx) => {
     await app.stop();
   }
   const p99 = range(appRounds.map((d) => d.latency.p99));
-  const p99Ratio = ratioRange(appRounds.map((d) => d.latency.p99), rawRounds.map((d) => d.latency.p99));
-  const p50Ratio = ratioRange(appRounds.map((d) => d.latency.p50), rawRounds.map((d) => d.latency.p50));
+  const p99Ratio = ratioRange(
+    appRounds.map((d) => d.latency.p99),
+    rawRounds.map((d) => d.latency.p99),
+  );
+  const p50Ratio = ratioRange(
+    appRounds.map((d) => d.latency.p50),
+    rawRounds.map((d) => d.latency.p50),
+  );
   const lost = appRounds.reduce((s, d) => s + d.lost, 0);
   const duplicated = appRounds.reduce((s, d) => s + d.duplicated, 0);
   const outOfOrder = appRounds.reduce((s, d) => s + d.outOfOrder + d.unexpected, 0);
@@ -107,7 +163,9 @@ export const s6Followers: Scenario = async (ctx) => {
       await ctx.load.call({ cmd: 'unfollow', group: 's6-app' }).catch(() => {});
       await app.stop();
     }
-    profiles.push(summarizeProfile(mainThreadProfile(dir), `${ctx.provider} S6 ${followers} followers`, window));
+    profiles.push(
+      summarizeProfile(mainThreadProfile(dir), `${ctx.provider} S6 ${followers} followers`, window),
+    );
   }
   return {
     id: 'S6',

@@ -38,23 +38,51 @@ export const s7Redis: Scenario = async (ctx) => {
   ];
   const round = async (n: number) => {
     const [s1, s2] = await interleavedAppends(targets, n, PACE_MS);
-    const d1 = await ctx.load.call<Delivery>({ cmd: 'collect', group: 's7-one', ...s1, timeoutMs: 30_000 });
-    const d2 = await ctx.load.call<Delivery>({ cmd: 'collect', group: 's7-two', ...s2, timeoutMs: 30_000 });
+    const d1 = await ctx.load.call<Delivery>({
+      cmd: 'collect',
+      group: 's7-one',
+      ...s1,
+      timeoutMs: 30_000,
+    });
+    const d2 = await ctx.load.call<Delivery>({
+      cmd: 'collect',
+      group: 's7-two',
+      ...s2,
+      timeoutMs: 30_000,
+    });
     return [d1, d2] as const;
   };
   try {
-    await ctx.load.call({ cmd: 'follow', group: 's7-one', wsUrl: `ws://127.0.0.1:${c.port}/graphql`, count: followers, query: FOLLOW, variables: { t: one } });
-    await ctx.load.call({ cmd: 'follow', group: 's7-two', wsUrl: `ws://127.0.0.1:${a.port}/graphql`, count: followers, query: FOLLOW, variables: { t: two } });
+    await ctx.load.call({
+      cmd: 'follow',
+      group: 's7-one',
+      wsUrl: `ws://127.0.0.1:${c.port}/graphql`,
+      count: followers,
+      query: FOLLOW,
+      variables: { t: one },
+    });
+    await ctx.load.call({
+      cmd: 'follow',
+      group: 's7-two',
+      wsUrl: `ws://127.0.0.1:${a.port}/graphql`,
+      count: followers,
+      query: FOLLOW,
+      variables: { t: two },
+    });
     // Probe + warm-up (also proves followers on A hear appends made on B).
     const [probeOne, probeTwo] = await round(20);
     if (probeOne.lost || probeTwo.lost) {
-      throw new Error(`S7: probe lost deliveries (one ${probeOne.lost}, two ${probeTwo.lost}): ${[...probeOne.errors, ...probeTwo.errors].join('; ')}`);
+      throw new Error(
+        `S7: probe lost deliveries (one ${probeOne.lost}, two ${probeTwo.lost}): ${[...probeOne.errors, ...probeTwo.errors].join('; ')}`,
+      );
     }
     for (let r = 0; r < ctx.rounds; r++) {
       const [d1, d2] = await round(appends);
       oneRounds.push(d1);
       twoRounds.push(d2);
-      ctx.log(`  S7 round ${r + 1}/${ctx.rounds}: one instance p50 ${fmt(d1.latency.p50)} p99 ${fmt(d1.latency.p99)} ms; A+B via Redis p50 ${fmt(d2.latency.p50)} p99 ${fmt(d2.latency.p99)} ms`);
+      ctx.log(
+        `  S7 round ${r + 1}/${ctx.rounds}: one instance p50 ${fmt(d1.latency.p50)} p99 ${fmt(d1.latency.p99)} ms; A+B via Redis p50 ${fmt(d2.latency.p50)} p99 ${fmt(d2.latency.p99)} ms`,
+      );
     }
 
     // Redis traffic of `n` appends on B, seen by MONITOR (this thread's events only).
@@ -65,7 +93,8 @@ export const s7Redis: Scenario = async (ctx) => {
     monitor.on('monitor', (_time: string, args: string[]) => {
       if (String(args[0]).toLowerCase() !== 'publish') return;
       if (args[1] === `thread-items:local/${two}`) publishes.items++;
-      else if (args[1] === 'thread-events:local' && String(args[2]).includes(`"${two}"`)) publishes.events++;
+      else if (args[1] === 'thread-events:local' && String(args[2]).includes(`"${two}"`))
+        publishes.events++;
     });
     await sleep(200);
     const s2 = await pacedAppends(`${b.url}/graphql`, two, n, PACE_MS);
@@ -74,7 +103,10 @@ export const s7Redis: Scenario = async (ctx) => {
     monitor.disconnect();
     monitorClient.disconnect();
     const counter = new Redis(REDIS_URL);
-    const numsub = (await counter.pubsub('NUMSUB', `thread-items:local/${two}`)) as [string, number];
+    const numsub = (await counter.pubsub('NUMSUB', `thread-items:local/${two}`)) as [
+      string,
+      number,
+    ];
     counter.disconnect();
     const subscribers = Number(numsub[1]);
     const perEvent = (publishes.items + publishes.events) / (2 * n);
@@ -96,7 +128,10 @@ export const s7Redis: Scenario = async (ctx) => {
   }
   const addedP50 = range(twoRounds.map((d, i) => d.latency.p50 - oneRounds[i]!.latency.p50));
   const addedP99 = range(twoRounds.map((d, i) => d.latency.p99 - oneRounds[i]!.latency.p99));
-  const lost = [...oneRounds, ...twoRounds].reduce((s, d) => s + d.lost + d.duplicated + d.outOfOrder, 0);
+  const lost = [...oneRounds, ...twoRounds].reduce(
+    (s, d) => s + d.lost + d.duplicated + d.outOfOrder,
+    0,
+  );
   data.oneRounds = oneRounds;
   data.twoRounds = twoRounds;
   const latencyMet = addedP50.median <= 1 && addedP99.median <= 5 && lost === 0;
@@ -104,19 +139,31 @@ export const s7Redis: Scenario = async (ctx) => {
     if (!latencyMet && ctx.profile) {
       // Instance A (the one relaying Redis messages to the followers), profiled over one round.
       profiles.push(
-        await profileWith(ctx, 'S7 instance A (Redis subscriber)', { REDIS_URL }, async (profiled, measure) => {
-          await ctx.load.call({ cmd: 'follow', group: 's7-prof', wsUrl: `ws://127.0.0.1:${profiled.port}/graphql`, count: followers, query: FOLLOW, variables: { t: two } });
-          try {
-            const warm = await pacedAppends(`${b.url}/graphql`, two, 20, PACE_MS);
-            await ctx.load.call({ cmd: 'collect', group: 's7-prof', ...warm, timeoutMs: 30_000 });
-            await measure(async () => {
-              const s = await pacedAppends(`${b.url}/graphql`, two, appends, PACE_MS);
-              await ctx.load.call({ cmd: 'collect', group: 's7-prof', ...s, timeoutMs: 30_000 });
+        await profileWith(
+          ctx,
+          'S7 instance A (Redis subscriber)',
+          { REDIS_URL },
+          async (profiled, measure) => {
+            await ctx.load.call({
+              cmd: 'follow',
+              group: 's7-prof',
+              wsUrl: `ws://127.0.0.1:${profiled.port}/graphql`,
+              count: followers,
+              query: FOLLOW,
+              variables: { t: two },
             });
-          } finally {
-            await ctx.load.call({ cmd: 'unfollow', group: 's7-prof' }).catch(() => {});
-          }
-        }),
+            try {
+              const warm = await pacedAppends(`${b.url}/graphql`, two, 20, PACE_MS);
+              await ctx.load.call({ cmd: 'collect', group: 's7-prof', ...warm, timeoutMs: 30_000 });
+              await measure(async () => {
+                const s = await pacedAppends(`${b.url}/graphql`, two, appends, PACE_MS);
+                await ctx.load.call({ cmd: 'collect', group: 's7-prof', ...s, timeoutMs: 30_000 });
+              });
+            } finally {
+              await ctx.load.call({ cmd: 'unfollow', group: 's7-prof' }).catch(() => {});
+            }
+          },
+        ),
       );
     }
   } finally {

@@ -16,24 +16,26 @@ import {
 } from './compaction.service.js';
 import type { CompactionRecord } from './compaction.store.js';
 
-export const CompactionRecordRef = builder.objectRef<CompactionRecord>('CompactionRecord').implement({
-  description:
-    'An LLM summary standing in for the raw items startSeq..endSeq (inclusive). Ranges of one thread never overlap.',
-  interfaces: [NodeRef],
-  isTypeOf: (value) => typeof value === 'object' && value !== null && 'markerSeq' in value,
-  fields: (t) => ({
-    id: t.exposeID('id', { description: '"<threadId>:compaction:<markerSeq>".' }),
-    threadId: t.exposeID('threadId'),
-    startSeq: t.exposeInt('startSeq', { description: 'First seq summarized.' }),
-    endSeq: t.exposeInt('endSeq', { description: 'Last seq summarized (inclusive).' }),
-    summary: t.exposeString('summary', { description: 'The summary text.' }),
-    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
-    createdBy: t.exposeString('createdBy', { nullable: true }),
-    markerSeq: t.exposeInt('markerSeq', {
-      description: 'Seq of the CompactionItem marker written with this record.',
+export const CompactionRecordRef = builder
+  .objectRef<CompactionRecord>('CompactionRecord')
+  .implement({
+    description:
+      'An LLM summary standing in for the raw items startSeq..endSeq (inclusive). Ranges of one thread never overlap.',
+    interfaces: [NodeRef],
+    isTypeOf: (value) => typeof value === 'object' && value !== null && 'markerSeq' in value,
+    fields: (t) => ({
+      id: t.exposeID('id', { description: '"<threadId>:compaction:<markerSeq>".' }),
+      threadId: t.exposeID('threadId'),
+      startSeq: t.exposeInt('startSeq', { description: 'First seq summarized.' }),
+      endSeq: t.exposeInt('endSeq', { description: 'Last seq summarized (inclusive).' }),
+      summary: t.exposeString('summary', { description: 'The summary text.' }),
+      createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
+      createdBy: t.exposeString('createdBy', { nullable: true }),
+      markerSeq: t.exposeInt('markerSeq', {
+        description: 'Seq of the CompactionItem marker written with this record.',
+      }),
     }),
-  }),
-});
+  });
 
 const ContextEntryRef = builder.unionType('ContextEntry', {
   description:
@@ -89,7 +91,8 @@ builder.mutationField('addCompaction', (t) =>
     type: AddCompactionPayloadRef,
     description: 'Records a summary of a range of items and appends its marker.',
     args: { input: t.arg({ type: AddCompactionInputRef, required: true }) },
-    resolve: (_root, { input }, ctx) => addCompaction(ctx, { ...input, threadId: String(input.threadId) }),
+    resolve: (_root, { input }, ctx) =>
+      addCompaction(ctx, { ...input, threadId: String(input.threadId) }),
   }),
 );
 

@@ -55,11 +55,15 @@ export interface AddCompactionInput {
 function checkInput(ctx: ServiceContext, input: AddCompactionInput): string {
   assertThreadId(input.threadId, 'threadId');
   const { startSeq, endSeq } = input;
-  if (startSeq < 0) throw new BadUserInputError('startSeq must be 0 or more.', { field: 'startSeq' });
+  if (startSeq < 0)
+    throw new BadUserInputError('startSeq must be 0 or more.', { field: 'startSeq' });
   if (startSeq > endSeq) {
-    throw new BadUserInputError(`The range is reversed: startSeq ${startSeq} is after endSeq ${endSeq}.`, {
-      field: 'endSeq',
-    });
+    throw new BadUserInputError(
+      `The range is reversed: startSeq ${startSeq} is after endSeq ${endSeq}.`,
+      {
+        field: 'endSeq',
+      },
+    );
   }
   assertNoNul(input.summary, 'summary');
   assertNoNul(input.createdBy, 'createdBy');
@@ -118,7 +122,11 @@ async function checkRange(
       { field: 'startSeq' },
     );
   }
-  const split = separatedPair(pairToolCalls(await selectToolItems(tx, tenantId, threadId)), startSeq, endSeq);
+  const split = separatedPair(
+    pairToolCalls(await selectToolItems(tx, tenantId, threadId)),
+    startSeq,
+    endSeq,
+  );
   if (split) {
     throw new BadUserInputError(
       `The range ${startSeq}..${endSeq} separates the tool call at seq ${split.callSeq} from its result at seq ${split.resultSeq}; include both or neither.`,
@@ -229,7 +237,10 @@ export type ContextEntry = CompactionRecord | ItemRecord;
  * What an agent sends to its model: each record in place of its range, then every uncovered
  * item, in seq order; markers left out (contract: Thread.context). Two statements.
  */
-export async function threadContext(ctx: ServiceContext, thread: ThreadRecord): Promise<ContextEntry[]> {
+export async function threadContext(
+  ctx: ServiceContext,
+  thread: ThreadRecord,
+): Promise<ContextEntry[]> {
   const [records, items] = await Promise.all([
     selectCompactions(ctx.db.prisma, ctx.tenantId, [thread.id]),
     selectUncoveredItems(ctx.db.prisma, ctx.tenantId, thread.id),

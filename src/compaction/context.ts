@@ -41,7 +41,11 @@ export function pairToolCalls(items: readonly ToolItemRef[]): ToolPair[] {
 }
 
 /** The first pair that a range [startSeq..endSeq] would separate, or null. */
-export function separatedPair(pairs: readonly ToolPair[], startSeq: number, endSeq: number): ToolPair | null {
+export function separatedPair(
+  pairs: readonly ToolPair[],
+  startSeq: number,
+  endSeq: number,
+): ToolPair | null {
   const inside = (seq: number) => seq >= startSeq && seq <= endSeq;
   return pairs.find((p) => inside(p.callSeq) !== inside(p.resultSeq)) ?? null;
 }

@@ -60,7 +60,10 @@ export async function readMigrations(provider: Provider): Promise<MigrationList>
 }
 
 /** True when some committed migration is not in `applied` (names recorded in _prisma_migrations). */
-export async function hasPendingMigrations(provider: Provider, applied: string[]): Promise<boolean> {
+export async function hasPendingMigrations(
+  provider: Provider,
+  applied: string[],
+): Promise<boolean> {
   const done = new Set(applied);
   const committed = await readMigrations(provider);
   return committed.migrationDirectories.some((m) => !done.has(m.path));
@@ -97,7 +100,10 @@ export async function diffSchemas(
 ): Promise<string> {
   return withSchemaEngine(to, adapterFactory, async (engine) => {
     const result = await engine.diff({
-      from: from === null ? { tag: 'empty' } : { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: from }] },
+      from:
+        from === null
+          ? { tag: 'empty' }
+          : { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: from }] },
       to: { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: to }] },
       script: true,
       exitCode: null,

@@ -58,7 +58,8 @@ function withScriptFallback(adapter: SqlDriverAdapter): SqlDriverAdapter {
         try {
           return await target.executeRaw(query);
         } catch (error) {
-          if (query.args.length > 0 || !String(error).includes('more than one statement')) throw error;
+          if (query.args.length > 0 || !String(error).includes('more than one statement'))
+            throw error;
           await target.executeScript(query.sql);
           return 0;
         }

@@ -36,7 +36,8 @@ export async function transaction<T>(
         timeout: options.timeoutMs ?? TRANSACTION_TIMEOUT_MS,
       });
     } catch (error) {
-      const retriable = error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2034';
+      const retriable =
+        error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2034';
       if (!retriable || attempt >= ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
     }

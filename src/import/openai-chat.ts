@@ -312,6 +312,9 @@ function toolCallBody(
     throw fail('the tool call has no function.name');
   }
   if (fn.arguments == null) throw fail('the tool call has no function.arguments');
-  return { callId: call.id, name: fn.name, arguments: parseToolArguments(fn.arguments) as JsonValue };
+  return {
+    callId: call.id,
+    name: fn.name,
+    arguments: parseToolArguments(fn.arguments) as JsonValue,
+  };
 }
-

@@ -25,7 +25,11 @@ export function toItemEventData(item: ItemRecord): ItemEventData {
 }
 
 /** An item from a live event, as the record a read would give. */
-export function fromItemEventData(tenantId: string, threadId: string, e: ItemEventData): ItemRecord {
+export function fromItemEventData(
+  tenantId: string,
+  threadId: string,
+  e: ItemEventData,
+): ItemRecord {
   return {
     id: itemId(threadId, e.seq),
     tenantId,

@@ -59,7 +59,9 @@ export async function listItems(
   const request = pageRequest(args, ctx.limits.maxPageSize);
   for (const type of args.types ?? []) assertNoNul(type, 'types');
   if (args.types && args.types.length > MAX_TYPES_FILTER) {
-    throw new BadUserInputError(`types may name at most ${MAX_TYPES_FILTER} item types.`, { argument: 'types' });
+    throw new BadUserInputError(`types may name at most ${MAX_TYPES_FILTER} item types.`, {
+      argument: 'types',
+    });
   }
   if (args.types && args.types.length === 0) {
     throw new BadUserInputError('types must name at least one item type, or be left out.', {
@@ -156,4 +158,3 @@ export async function lastItems(
   }
   return threads.map((t) => byThread.get(t.id) ?? null);
 }
-

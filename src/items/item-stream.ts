@@ -96,7 +96,8 @@ export async function followThreadItems(
 
   async function* follow(): AsyncGenerator<ItemRecord> {
     // An afterSeq at or past the end replays nothing and live items follow from the end.
-    let last = afterSeq == null ? start.nextSeq - 1 : Math.min(Math.max(afterSeq, -1), start.nextSeq - 1);
+    let last =
+      afterSeq == null ? start.nextSeq - 1 : Math.min(Math.max(afterSeq, -1), start.nextSeq - 1);
     /** Stored items after `last` up to `upper`, from the database; then `last` is `upper`. */
     async function* catchUp(upper: number): AsyncGenerator<ItemRecord> {
       for await (const item of readRange(ctx, threadId, last, upper)) {

@@ -77,8 +77,14 @@ export const bodySchemas = {
   }),
   reasoning: z.object({ text: z.string() }),
   error: z.object({ reason: z.string(), code: shortText(256).nullish() }),
-  resourceEvent: z.object({ kind: shortText(256).min(1, 'must not be empty'), payload: json.nullish() }),
-  slashCommand: z.object({ command: shortText(1024).min(1, 'must not be empty'), args: z.string().nullish() }),
+  resourceEvent: z.object({
+    kind: shortText(256).min(1, 'must not be empty'),
+    payload: json.nullish(),
+  }),
+  slashCommand: z.object({
+    command: shortText(1024).min(1, 'must not be empty'),
+    args: z.string().nullish(),
+  }),
   terminal: z.object({ stream: z.enum(['stdin', 'stdout', 'stderr']), text: z.string() }),
   other: z.object({
     type: z
@@ -133,7 +139,11 @@ export function bodyToData(
   const type = TYPE_OF_BODY[field];
   if (field === 'message' && body.usage) {
     const usage = compact(body.usage as Record<string, unknown>);
-    return { type, data: compact({ ...body, usage: Object.keys(usage).length ? usage : null }), callId: null };
+    return {
+      type,
+      data: compact({ ...body, usage: Object.keys(usage).length ? usage : null }),
+      callId: null,
+    };
   }
   if (field === 'toolResult') {
     return {

@@ -20,7 +20,10 @@ const bodyInputs = {
   message: builder.inputType('MessageInput', {
     description: 'A message body.',
     fields: (t) => ({
-      role: t.string({ required: true, description: 'user, assistant, system, developer, or another role name.' }),
+      role: t.string({
+        required: true,
+        description: 'user, assistant, system, developer, or another role name.',
+      }),
       content: t.string({ description: 'Plain-text content.' }),
       parts: t.field({ type: 'JSON', description: 'Structured content parts, stored as given.' }),
       usage: t.field({ type: TokenUsageInput }),
@@ -61,7 +64,10 @@ const bodyInputs = {
   }),
   terminal: builder.inputType('TerminalInput', {
     description: 'A terminal stream body.',
-    fields: (t) => ({ stream: t.string({ required: true, description: 'stdin, stdout or stderr.' }), text: t.string({ required: true }) }),
+    fields: (t) => ({
+      stream: t.string({ required: true, description: 'stdin, stdout or stderr.' }),
+      text: t.string({ required: true }),
+    }),
   }),
   other: builder.inputType('OtherItemInput', {
     description: 'An item of a type outside the known set.',
@@ -82,7 +88,10 @@ export const NewItemInputRef = builder.inputType('NewItem', {
     status: t.field({ type: ItemStatusEnum, defaultValue: 'COMPLETED' }),
     responseId: t.string(),
     createdBy: t.string(),
-    createdAt: t.field({ type: 'DateTime', description: 'For importing history; defaults to the time of the append.' }),
+    createdAt: t.field({
+      type: 'DateTime',
+      description: 'For importing history; defaults to the time of the append.',
+    }),
     message: t.field({ type: bodyInputs.message }),
     toolCall: t.field({ type: bodyInputs.toolCall }),
     toolResult: t.field({ type: bodyInputs.toolResult }),
@@ -105,7 +114,8 @@ const AppendItemsInputRef = builder.inputType('AppendItemsInput', {
       description: '1 to 500 items, written all-or-nothing with consecutive seqs.',
     }),
     expectedSeq: t.int({
-      description: 'If set, the append fails with CONFLICT unless the first new item would get exactly this seq.',
+      description:
+        'If set, the append fails with CONFLICT unless the first new item would get exactly this seq.',
     }),
     idempotencyKey: t.string({
       description:
@@ -119,8 +129,16 @@ const AppendItemsPayloadRef = builder
   .implement({
     description: 'The result of appendItems.',
     fields: (t) => ({
-      thread: t.field({ type: ThreadRef, description: 'The thread after the append.', resolve: (p) => p.thread }),
-      items: t.field({ type: [ItemRef], description: 'The items written, in seq order.', resolve: (p) => p.items }),
+      thread: t.field({
+        type: ThreadRef,
+        description: 'The thread after the append.',
+        resolve: (p) => p.thread,
+      }),
+      items: t.field({
+        type: [ItemRef],
+        description: 'The items written, in seq order.',
+        resolve: (p) => p.items,
+      }),
       replayed: t.exposeBoolean('replayed', {
         description: 'True when this answers a retry with an idempotency key already used.',
       }),
@@ -169,4 +187,3 @@ builder.mutationField('purgeItems', (t) =>
       purgeItems(ctx, { threadId: String(input.threadId), before: input.before }),
   }),
 );
-

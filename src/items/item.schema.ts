@@ -50,11 +50,13 @@ export const ConversationItemRef = builder.interfaceRef<ItemRecord>('Conversatio
   resolveType: itemTypeName,
   fields: (t) => ({
     id: t.exposeID('id', {
-      description: 'Stable id: "<threadId>:<seq>". Unique across the whole store; clients dedupe by it.',
+      description:
+        'Stable id: "<threadId>:<seq>". Unique across the whole store; clients dedupe by it.',
     }),
     threadId: t.exposeID('threadId', { description: 'The thread this item belongs to.' }),
     seq: t.exposeInt('seq', {
-      description: "Position in the thread's log: 0 for the first item, then +1 per item, never reused.",
+      description:
+        "Position in the thread's log: 0 for the first item, then +1 per item, never reused.",
     }),
     type: t.exposeString('type', {
       description: `Item type as stored: ${KNOWN_ITEM_TYPES.join(', ')}, or any other snake_case name.`,
@@ -68,7 +70,11 @@ export const ConversationItemRef = builder.interfaceRef<ItemRecord>('Conversatio
       nullable: true,
       description: 'Groups the items produced by one model response / one agent turn.',
     }),
-    createdAt: t.field({ type: 'DateTime', description: 'When the item was written (or the imported time).', resolve: (item) => item.createdAt }),
+    createdAt: t.field({
+      type: 'DateTime',
+      description: 'When the item was written (or the imported time).',
+      resolve: (item) => item.createdAt,
+    }),
     createdBy: t.exposeString('createdBy', {
       nullable: true,
       description: 'Who wrote it: an agent, robot or user name.',
@@ -100,32 +106,39 @@ function itemType(name: string, description: string, fields: FieldsOf) {
   });
 }
 
-export const MessageItemRef = itemType('MessageItem', 'A message of a user, assistant, system or developer.', (t) => ({
-  role: t.string({
-    description: 'user, assistant, system, developer, or another role name.',
-    resolve: (i) => String(data(i).role),
+export const MessageItemRef = itemType(
+  'MessageItem',
+  'A message of a user, assistant, system or developer.',
+  (t) => ({
+    role: t.string({
+      description: 'user, assistant, system, developer, or another role name.',
+      resolve: (i) => String(data(i).role),
+    }),
+    content: t.string({
+      nullable: true,
+      description: 'Plain-text content; null when the message only has parts.',
+      resolve: (i) => (data(i).content as string | undefined) ?? null,
+    }),
+    parts: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Structured content parts exactly as written (text, images, files...).',
+      resolve: (i) => data(i).parts ?? null,
+    }),
+    usage: t.field({
+      type: TokenUsageRef,
+      nullable: true,
+      description: 'Token counts, when the model reported them.',
+      resolve: (i) => (data(i).usage as TokenUsageShape | undefined) ?? null,
+    }),
   }),
-  content: t.string({
-    nullable: true,
-    description: 'Plain-text content; null when the message only has parts.',
-    resolve: (i) => (data(i).content as string | undefined) ?? null,
-  }),
-  parts: t.field({
-    type: 'JSON',
-    nullable: true,
-    description: 'Structured content parts exactly as written (text, images, files...).',
-    resolve: (i) => data(i).parts ?? null,
-  }),
-  usage: t.field({
-    type: TokenUsageRef,
-    nullable: true,
-    description: 'Token counts, when the model reported them.',
-    resolve: (i) => (data(i).usage as TokenUsageShape | undefined) ?? null,
-  }),
-}));
+);
 
 export const ToolCallItemRef = itemType('ToolCallItem', 'A call of a tool by the model.', (t) => ({
-  callId: t.string({ description: 'Correlates the call with its ToolResultItem.', resolve: (i) => String(data(i).callId) }),
+  callId: t.string({
+    description: 'Correlates the call with its ToolResultItem.',
+    resolve: (i) => String(data(i).callId),
+  }),
   name: t.string({ description: 'The tool called.', resolve: (i) => String(data(i).name) }),
   arguments: t.field({
     type: 'JSON',
@@ -135,10 +148,24 @@ export const ToolCallItemRef = itemType('ToolCallItem', 'A call of a tool by the
 }));
 
 export const ToolResultItemRef = itemType('ToolResultItem', 'The output of a tool call.', (t) => ({
-  callId: t.string({ description: 'The callId of the ToolCallItem answered.', resolve: (i) => String(data(i).callId) }),
-  name: t.string({ nullable: true, description: 'The tool that answered.', resolve: (i) => (data(i).name as string | undefined) ?? null }),
-  output: t.field({ type: 'JSON', description: 'What the tool returned.', resolve: (i) => data(i).output }),
-  isError: t.boolean({ description: 'True when the tool failed.', resolve: (i) => data(i).isError === true }),
+  callId: t.string({
+    description: 'The callId of the ToolCallItem answered.',
+    resolve: (i) => String(data(i).callId),
+  }),
+  name: t.string({
+    nullable: true,
+    description: 'The tool that answered.',
+    resolve: (i) => (data(i).name as string | undefined) ?? null,
+  }),
+  output: t.field({
+    type: 'JSON',
+    description: 'What the tool returned.',
+    resolve: (i) => data(i).output,
+  }),
+  isError: t.boolean({
+    description: 'True when the tool failed.',
+    resolve: (i) => data(i).isError === true,
+  }),
 }));
 
 export const ReasoningItemRef = itemType('ReasoningItem', "The model's reasoning text.", (t) => ({
@@ -147,35 +174,78 @@ export const ReasoningItemRef = itemType('ReasoningItem', "The model's reasoning
 
 export const ErrorItemRef = itemType('ErrorItem', 'An error the agent ran into.', (t) => ({
   reason: t.string({ description: 'What went wrong.', resolve: (i) => String(data(i).reason) }),
-  code: t.string({ nullable: true, description: 'A machine-readable code.', resolve: (i) => (data(i).code as string | undefined) ?? null }),
+  code: t.string({
+    nullable: true,
+    description: 'A machine-readable code.',
+    resolve: (i) => (data(i).code as string | undefined) ?? null,
+  }),
 }));
 
 export const CompactionItemRef = itemType(
   'CompactionItem',
   'A marker in the log, written by addCompaction, recording that [startSeq..endSeq] was summarized.',
   (t) => ({
-    summary: t.string({ description: 'The summary recorded.', resolve: (i) => String(data(i).summary) }),
-    startSeq: t.int({ description: 'First seq summarized.', resolve: (i) => Number(data(i).startSeq) }),
-    endSeq: t.int({ description: 'Last seq summarized (inclusive).', resolve: (i) => Number(data(i).endSeq) }),
+    summary: t.string({
+      description: 'The summary recorded.',
+      resolve: (i) => String(data(i).summary),
+    }),
+    startSeq: t.int({
+      description: 'First seq summarized.',
+      resolve: (i) => Number(data(i).startSeq),
+    }),
+    endSeq: t.int({
+      description: 'Last seq summarized (inclusive).',
+      resolve: (i) => Number(data(i).endSeq),
+    }),
   }),
 );
 
-export const ResourceEventItemRef = itemType('ResourceEventItem', 'Session or sub-agent lifecycle event.', (t) => ({
-  kind: t.string({ description: 'What happened, e.g. session_started.', resolve: (i) => String(data(i).kind) }),
-  payload: t.field({ type: 'JSON', nullable: true, description: 'Details of the event.', resolve: (i) => data(i).payload ?? null }),
-}));
+export const ResourceEventItemRef = itemType(
+  'ResourceEventItem',
+  'Session or sub-agent lifecycle event.',
+  (t) => ({
+    kind: t.string({
+      description: 'What happened, e.g. session_started.',
+      resolve: (i) => String(data(i).kind),
+    }),
+    payload: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Details of the event.',
+      resolve: (i) => data(i).payload ?? null,
+    }),
+  }),
+);
 
-export const SlashCommandItemRef = itemType('SlashCommandItem', 'A slash command typed by a user.', (t) => ({
-  command: t.string({ description: 'The command, e.g. /compact.', resolve: (i) => String(data(i).command) }),
-  args: t.string({ nullable: true, description: 'Its arguments as typed.', resolve: (i) => (data(i).args as string | undefined) ?? null }),
-}));
+export const SlashCommandItemRef = itemType(
+  'SlashCommandItem',
+  'A slash command typed by a user.',
+  (t) => ({
+    command: t.string({
+      description: 'The command, e.g. /compact.',
+      resolve: (i) => String(data(i).command),
+    }),
+    args: t.string({
+      nullable: true,
+      description: 'Its arguments as typed.',
+      resolve: (i) => (data(i).args as string | undefined) ?? null,
+    }),
+  }),
+);
 
 export const TerminalItemRef = itemType('TerminalItem', 'Terminal input or output.', (t) => ({
-  stream: t.string({ description: 'stdin, stdout or stderr.', resolve: (i) => String(data(i).stream) }),
+  stream: t.string({
+    description: 'stdin, stdout or stderr.',
+    resolve: (i) => String(data(i).stream),
+  }),
   text: t.string({ description: 'The text of the stream.', resolve: (i) => String(data(i).text) }),
 }));
 
-export const OtherItemRef = itemType('OtherItem', 'An item whose type is outside the known set; its payload is in data.', () => ({}));
+export const OtherItemRef = itemType(
+  'OtherItem',
+  'An item whose type is outside the known set; its payload is in data.',
+  () => ({}),
+);
 
 /** Every item object type, in contract order. */
 export const ITEM_TYPES = [

@@ -24,7 +24,13 @@ import {
   touchThread,
 } from '../threads/thread.store.js';
 import { publishAppended } from './item-events.js';
-import { BODY_FIELDS, type BodyField, bodySchemas, bodyToData, type ItemStatus } from './item-types.js';
+import {
+  BODY_FIELDS,
+  type BodyField,
+  bodySchemas,
+  bodyToData,
+  type ItemStatus,
+} from './item-types.js';
 import {
   deleteIdempotencyKeysBefore,
   deleteItemsBefore,
@@ -71,9 +77,12 @@ export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: stri
     const value = input[label];
     assertNoNul(value, `${path}.${label}`);
     if (value != null && value.length > MAX_LABEL_LENGTH) {
-      throw new BadUserInputError(`${path}.${label} must be at most ${MAX_LABEL_LENGTH} characters.`, {
-        field: `${path}.${label}`,
-      });
+      throw new BadUserInputError(
+        `${path}.${label} must be at most ${MAX_LABEL_LENGTH} characters.`,
+        {
+          field: `${path}.${label}`,
+        },
+      );
     }
   }
   const { type, data, callId } = bodyToData(field, parsed.data as Record<string, unknown>);
@@ -84,9 +93,12 @@ export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: stri
     });
   }
   if (jsonDepth(data) > MAX_JSON_DEPTH) {
-    throw new BadUserInputError(`${path}: its data is nested more than ${MAX_JSON_DEPTH} levels deep.`, {
-      field: path,
-    });
+    throw new BadUserInputError(
+      `${path}: its data is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+      {
+        field: path,
+      },
+    );
   }
   const dataJson = JSON.stringify(data);
   const bytes = jsonBytes(dataJson);
@@ -157,7 +169,10 @@ const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
  * @throws NotFoundError for an unknown thread
  * @throws ConflictError for an expectedSeq mismatch or a key reused with other items
  */
-export async function appendItems(ctx: ServiceContext, input: AppendItemsInput): Promise<AppendItemsResult> {
+export async function appendItems(
+  ctx: ServiceContext,
+  input: AppendItemsInput,
+): Promise<AppendItemsResult> {
   assertThreadId(input.threadId, 'threadId');
   const max = ctx.limits.maxAppendItems;
   if (input.items.length < 1 || input.items.length > max) {
@@ -284,6 +299,9 @@ export async function purgeItems(
  * at least 24 hours). Run hourly by the server's background jobs.
  * @returns how many keys were deleted
  */
-export async function pruneIdempotencyKeys(db: ServiceContext['db'], ttlHours: number): Promise<number> {
+export async function pruneIdempotencyKeys(
+  db: ServiceContext['db'],
+  ttlHours: number,
+): Promise<number> {
   return deleteIdempotencyKeysBefore(db.prisma, new Date(Date.now() - ttlHours * 3_600_000));
 }

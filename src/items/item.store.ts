@@ -196,7 +196,8 @@ export async function itemExists(
   types: readonly string[] | null,
   seq: { atMost: number } | { atLeast: number },
 ): Promise<boolean> {
-  const bound = 'atMost' in seq ? Prisma.sql`"seq" <= ${seq.atMost}` : Prisma.sql`"seq" >= ${seq.atLeast}`;
+  const bound =
+    'atMost' in seq ? Prisma.sql`"seq" <= ${seq.atMost}` : Prisma.sql`"seq" >= ${seq.atLeast}`;
   const found = await db.$queryRaw<unknown[]>`
     SELECT 1 FROM "Item"
     WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId} AND ${bound} ${typesCondition(types)}
@@ -289,18 +290,28 @@ export async function deleteItemsBefore(
   threadId: string,
   before: Date,
 ): Promise<number> {
-  const { count } = await tx.item.deleteMany({ where: { tenantId, threadId, createdAt: { lt: before } } });
+  const { count } = await tx.item.deleteMany({
+    where: { tenantId, threadId, createdAt: { lt: before } },
+  });
   return count;
 }
 
 /** Deletes every item of a thread; returns how many. */
-export async function deleteThreadItems(tx: Executor, tenantId: string, threadId: string): Promise<number> {
+export async function deleteThreadItems(
+  tx: Executor,
+  tenantId: string,
+  threadId: string,
+): Promise<number> {
   const { count } = await tx.item.deleteMany({ where: { tenantId, threadId } });
   return count;
 }
 
 /** Deletes every idempotency key of a thread. */
-export async function deleteIdempotencyKeys(tx: Executor, tenantId: string, threadId: string): Promise<void> {
+export async function deleteIdempotencyKeys(
+  tx: Executor,
+  tenantId: string,
+  threadId: string,
+): Promise<void> {
   await tx.idempotencyKey.deleteMany({ where: { tenantId, threadId } });
 }
 

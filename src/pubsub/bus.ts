@@ -10,7 +10,11 @@ import type { ThreadEventType, Topics } from './topics.js';
 export interface EventBus {
   publish<T extends keyof Topics>(topic: T, key: string, payload: Topics[T]): void;
   /** Calls `handler` for every event of `topic` with `key`; returns the function that stops it. */
-  listen<T extends keyof Topics>(topic: T, key: string, handler: (payload: Topics[T]) => void): () => void;
+  listen<T extends keyof Topics>(
+    topic: T,
+    key: string,
+    handler: (payload: Topics[T]) => void,
+  ): () => void;
   /** Listeners currently registered (for leak checks). */
   listenerCount(): number;
   /** Follower queues report events they start (+n) or stop (-n) holding. */

@@ -25,7 +25,12 @@ export function queueEvents<T extends keyof Topics, R = never>(
   bus: EventBus,
   topic: T,
   key: string,
-  options: { limit: number; overflow: () => Error; resync?: R; accept?: (payload: Topics[T]) => boolean },
+  options: {
+    limit: number;
+    overflow: () => Error;
+    resync?: R;
+    accept?: (payload: Topics[T]) => boolean;
+  },
 ): EventQueue<Topics[T] | R> {
   const buffer: (Topics[T] | R)[] = [];
   let waiter: (() => void) | null = null;

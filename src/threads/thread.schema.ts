@@ -24,18 +24,26 @@ export const ThreadRef = builder.objectRef<ThreadRecord>('Thread').implement({
   interfaces: [NodeRef],
   isTypeOf: (value) => typeof value === 'object' && value !== null && 'agentId' in value,
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Caller-chosen or generated; 1-128 chars of [A-Za-z0-9._-].' }),
+    id: t.exposeID('id', {
+      description: 'Caller-chosen or generated; 1-128 chars of [A-Za-z0-9._-].',
+    }),
     agentId: t.exposeString('agentId', {
       description: 'The agent that owns the thread; fixed when the thread is created.',
     }),
     name: t.exposeString('name', { nullable: true, description: 'A display name.' }),
-    archived: t.exposeBoolean('archived', { description: 'Archived threads are left out of lists by default.' }),
+    archived: t.exposeBoolean('archived', {
+      description: 'Archived threads are left out of lists by default.',
+    }),
     metadata: t.field({
       type: 'JSON',
       description: 'A JSON object; {} when none was given.',
       resolve: (thread) => threadMetadata(thread),
     }),
-    createdAt: t.field({ type: 'DateTime', description: 'When the thread was created.', resolve: (th) => th.createdAt }),
+    createdAt: t.field({
+      type: 'DateTime',
+      description: 'When the thread was created.',
+      resolve: (th) => th.createdAt,
+    }),
     updatedAt: t.field({
       type: 'DateTime',
       description: 'Bumped by every append, update, compaction and purge.',
@@ -86,7 +94,8 @@ const ThreadFilterRef = builder.inputType('ThreadFilter', {
 });
 
 const ThreadOrderByRef = builder.enumType('ThreadOrderBy', {
-  description: 'Ties are always broken by id ascending, so paging never repeats or skips a thread that did not change.',
+  description:
+    'Ties are always broken by id ascending, so paging never repeats or skips a thread that did not change.',
   values: THREAD_ORDERS,
 });
 
@@ -118,8 +127,13 @@ builder.queryField('threads', (t) =>
 const CreateThreadInputRef = builder.inputType('CreateThreadInput', {
   description: 'A new thread.',
   fields: (t) => ({
-    id: t.id({ description: 'Caller-chosen id (1-128 chars of [A-Za-z0-9._-]); generated when left out.' }),
-    agentId: t.string({ required: true, description: 'The owning agent; fixed for the life of the thread.' }),
+    id: t.id({
+      description: 'Caller-chosen id (1-128 chars of [A-Za-z0-9._-]); generated when left out.',
+    }),
+    agentId: t.string({
+      required: true,
+      description: 'The owning agent; fixed for the life of the thread.',
+    }),
     name: t.string(),
     metadata: t.field({ type: 'JSON', description: 'A JSON object; {} when left out.' }),
   }),
@@ -132,7 +146,10 @@ const ThreadPayloadFields = (name: string, description: string) =>
   });
 
 const CreateThreadPayloadRef = ThreadPayloadFields('CreateThreadPayload', 'The thread created.');
-const UpdateThreadPayloadRef = ThreadPayloadFields('UpdateThreadPayload', 'The thread after the update.');
+const UpdateThreadPayloadRef = ThreadPayloadFields(
+  'UpdateThreadPayload',
+  'The thread after the update.',
+);
 
 builder.mutationField('createThread', (t) =>
   t.field({

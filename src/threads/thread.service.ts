@@ -151,7 +151,10 @@ export function newThreadRow(
  * @throws BadUserInputError for an invalid id, agentId, name or metadata
  * @throws ConflictError when the id is taken in this tenant
  */
-export async function createThread(ctx: ServiceContext, input: CreateThreadInput): Promise<ThreadRecord> {
+export async function createThread(
+  ctx: ServiceContext,
+  input: CreateThreadInput,
+): Promise<ThreadRecord> {
   const now = new Date();
   const row = newThreadRow(ctx, input, now);
   let thread: ThreadRecord;
@@ -202,7 +205,10 @@ export interface UpdateThreadInput {
  * changes. Bumps updatedAt.
  * @throws NotFoundError, BadUserInputError (null archived or metadata, metadata not an object)
  */
-export async function updateThread(ctx: ServiceContext, input: UpdateThreadInput): Promise<ThreadRecord> {
+export async function updateThread(
+  ctx: ServiceContext,
+  input: UpdateThreadInput,
+): Promise<ThreadRecord> {
   assertThreadId(input.id);
   const now = new Date();
   const changes: ThreadChanges = { updatedAt: now };
@@ -256,7 +262,11 @@ export async function deleteThread(ctx: ServiceContext, id: string): Promise<Del
     return { thread, itemsDeleted, compactionsDeleted };
   });
   publishThreadEvent(ctx.events, tenantId, 'DELETED', result.thread, new Date());
-  ctx.events.publish('thread-items', threadKey(tenantId, id), { kind: 'deleted', tenantId, threadId: id });
+  ctx.events.publish('thread-items', threadKey(tenantId, id), {
+    kind: 'deleted',
+    tenantId,
+    threadId: id,
+  });
   return {
     deletedThreadId: id,
     itemsDeleted: result.itemsDeleted,

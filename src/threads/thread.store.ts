@@ -144,7 +144,9 @@ export async function touchThread(
       ? { updatedAt: now }
       : { updatedAt: now, itemCount: { decrement: removedItems } };
   try {
-    return toThreadRecord(await tx.thread.update({ where: { tenantId_id: { tenantId, id } }, data }));
+    return toThreadRecord(
+      await tx.thread.update({ where: { tenantId_id: { tenantId, id } }, data }),
+    );
   } catch (error) {
     if (isRecordNotFound(error)) return null;
     throw error;
@@ -202,10 +204,14 @@ export function threadLister(db: Database, query: ThreadListQuery): ThreadLister
   if (!query.includeArchived) conditions.push(Prisma.sql`"archived" = ${false}`);
   if (query.nameNeedle) {
     // replace(): rows folded before final sigma was folded may still hold ς.
-    conditions.push(dialect.contains(Prisma.sql`replace("nameFolded", 'ς', 'σ')`, query.nameNeedle));
+    conditions.push(
+      dialect.contains(Prisma.sql`replace("nameFolded", 'ς', 'σ')`, query.nameNeedle),
+    );
   }
   for (const { key, value, canonical } of query.metadata) {
-    conditions.push(dialect.jsonMemberEquals(Prisma.sql`"metadataCanonical"`, key, value, canonical));
+    conditions.push(
+      dialect.jsonMemberEquals(Prisma.sql`"metadataCanonical"`, key, value, canonical),
+    );
   }
   const column = Prisma.raw(`"${query.order.column}"`);
   const { descending } = query.order;

@@ -15,7 +15,8 @@ export const testProvider: TestProvider =
   process.env.TEST_PROVIDER === 'postgresql' ? 'postgresql' : 'sqlite';
 
 /** The PostgreSQL server tests create their databases on. */
-export const testPostgresUrl = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+export const testPostgresUrl =
+  process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 export interface TestDatabase {
   url: string;

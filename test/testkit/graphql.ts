@@ -77,8 +77,14 @@ export type Send = (body: string) => Response | Promise<Response>;
 
 export interface GraphQLClient {
   /** Runs an operation and returns the whole response (data and errors). */
-  request<R, V>(document: TypedDocumentNode<R, V>, ...variables: VariablesArg<V>): Promise<GraphQLResponse<R>>;
-  request<T = Record<string, any>>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>>;
+  request<R, V>(
+    document: TypedDocumentNode<R, V>,
+    ...variables: VariablesArg<V>
+  ): Promise<GraphQLResponse<R>>;
+  request<T = Record<string, any>>(
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<GraphQLResponse<T>>;
   /**
    * Runs an operation that must succeed and returns its data.
    * @throws Error printing the operation and the whole response when errors came back or no data
@@ -93,7 +99,10 @@ export interface GraphQLClient {
     document: TypedDocumentNode<R, V>,
     ...variables: VariablesArg<V>
   ): Promise<{ code: string; message: string }>;
-  expectError(query: string, variables?: Record<string, unknown>): Promise<{ code: string; message: string }>;
+  expectError(
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<{ code: string; message: string }>;
 }
 
 /**
@@ -101,13 +110,21 @@ export interface GraphQLClient {
  * @throws Error (from each method) printing the operation when the answer is not JSON
  */
 export function graphqlClient(send: Send): GraphQLClient {
-  const request = async (operation: Operation, variables?: unknown): Promise<GraphQLResponse<never>> => {
+  const request = async (
+    operation: Operation,
+    variables?: unknown,
+  ): Promise<GraphQLResponse<never>> => {
     const response = await send(JSON.stringify({ query: sourceOf(operation), variables }));
     const text = await response.text();
     try {
       return JSON.parse(text) as GraphQLResponse<never>;
     } catch {
-      throw unexpectedResponse(`Expected a JSON response, got HTTP ${response.status}`, operation, variables, text);
+      throw unexpectedResponse(
+        `Expected a JSON response, got HTTP ${response.status}`,
+        operation,
+        variables,
+        text,
+      );
     }
   };
   return {

@@ -36,8 +36,14 @@ export interface ServerProcess {
   /** Resolves with the exit code once the process ended. */
   exited: Promise<number | null>;
   /** POSTs a GraphQL operation to /graphql; returns the parsed body. */
-  graphql<R, V>(document: TypedDocumentNode<R, V>, ...variables: VariablesArg<V>): Promise<GraphQLResponse<R>>;
-  graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data?: T; errors?: any[] }>;
+  graphql<R, V>(
+    document: TypedDocumentNode<R, V>,
+    ...variables: VariablesArg<V>
+  ): Promise<GraphQLResponse<R>>;
+  graphql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<{ data?: T; errors?: any[] }>;
   /** Sends SIGKILL if still running. */
   kill(): void;
   /** SIGTERM, then SIGKILL after 10 s; resolves once the process exited. */
@@ -66,7 +72,12 @@ export interface SpawnOptions {
  * @throws Error with the process output when it exits or is not ready within `timeoutMs`
  */
 export async function spawnServer(options: SpawnOptions): Promise<ServerProcess> {
-  const { name, health = { path: '/healthz' }, timeoutMs = 30_000, outputLimit = Number.POSITIVE_INFINITY } = options;
+  const {
+    name,
+    health = { path: '/healthz' },
+    timeoutMs = 30_000,
+    outputLimit = Number.POSITIVE_INFINITY,
+  } = options;
   const port = await freePort();
   let out = '';
   const child = spawn(process.execPath, options.nodeArgs, {
@@ -81,7 +92,9 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -99,7 +112,11 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
     await new Promise((r) => setTimeout(r, 100));
   }
   const client = graphqlClient((body) =>
-    fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+    fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    }),
   );
   return {
     name,
@@ -161,7 +178,8 @@ export function runToExit(
   options: { script?: string; args?: string[]; timeoutMs?: number } = {},
 ): Promise<Exited> {
   const base = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'PORT', 'HOST', 'LOG_LEVEL', 'LOG_FORMAT']) delete base[name];
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'PORT', 'HOST', 'LOG_LEVEL', 'LOG_FORMAT'])
+    delete base[name];
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(root, options.script ?? 'src/main.ts'), ...(options.args ?? [])],

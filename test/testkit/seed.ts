@@ -62,7 +62,9 @@ export async function append(
 /** Appends `n` text messages "m0".."m{n-1}" in batches of 500. */
 export async function appendMessages(t: TestApp, threadId: string, n: number): Promise<void> {
   for (let start = 0; start < n; start += 500) {
-    const batch = Array.from({ length: Math.min(500, n - start) }, (_, i) => message(`m${start + i}`));
+    const batch = Array.from({ length: Math.min(500, n - start) }, (_, i) =>
+      message(`m${start + i}`),
+    );
     await append(t, threadId, batch);
   }
 }

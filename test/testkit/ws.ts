@@ -6,7 +6,10 @@ import { print } from 'graphql';
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { graphql } from '../generated/gql.js';
-import type { TestFollowSubscription, TestFollowSubscriptionVariables } from '../generated/graphql.js';
+import type {
+  TestFollowSubscription,
+  TestFollowSubscriptionVariables,
+} from '../generated/graphql.js';
 
 /** A graphql-ws client for `ws://127.0.0.1:<port>/graphql` that does not retry. */
 export function wsClient(port: number): Client {
@@ -54,10 +57,14 @@ export function follow(
   let cancel = () => {};
   const done = new Promise<void>((resolve, reject) => {
     cancel = client.subscribe<TestFollowSubscription>(
-      { query: print(FOLLOW), variables: { threadId, afterSeq } satisfies TestFollowSubscriptionVariables },
+      {
+        query: print(FOLLOW),
+        variables: { threadId, afterSeq } satisfies TestFollowSubscriptionVariables,
+      },
       {
         next: (result) => {
-          if (result.errors) reject(Object.assign(new Error(result.errors[0]!.message), { errors: result.errors }));
+          if (result.errors)
+            reject(Object.assign(new Error(result.errors[0]!.message), { errors: result.errors }));
           else if (result.data) onItem(result.data.threadItems);
         },
         error: (error) => reject(error),
