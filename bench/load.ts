@@ -211,7 +211,7 @@ async function collect(c: { group?: string; first: number; last: number; timeout
   const latencies: number[] = [];
   for (const f of followers) {
     const seen = new Set<number>();
-    let prev = -Infinity;
+    let prev = Number.NEGATIVE_INFINITY;
     f.seqs.forEach((seq, i) => {
       if (seq < c.first || seq > c.last) {
         unexpected++;

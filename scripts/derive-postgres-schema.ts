@@ -7,7 +7,7 @@
  *   provider).
  * Usage: npm run schema:derive (also run by `npm run generate`). `--check` exits 1 when stale.
  */
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');

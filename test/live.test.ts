@@ -3,9 +3,9 @@
  * while writers append, gap fill when pub/sub drops events, and robustness.
  */
 import { spawn } from 'node:child_process';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BusEventTarget } from '../src/pubsub/bus.js';
+import WebSocket from 'ws';
+import type { BusEventTarget } from '../src/pubsub/bus.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { append, appendMessages, createThread, message } from './testkit/seed.js';
 import { type FollowedItem, follow, wsClient } from './testkit/ws.js';

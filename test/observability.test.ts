@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from './testkit/app.js';
 import { queueEvents } from '../src/pubsub/queue.js';
 import { threadKey } from '../src/pubsub/topics.js';
+import { buildTestApp, type TestApp } from './testkit/app.js';
 import { testProvider } from './testkit/database.js';
 import { follow, wsClient } from './testkit/ws.js';
 

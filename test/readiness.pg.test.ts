@@ -2,7 +2,7 @@
  * /readyz follows the database: it fails while PostgreSQL is unreachable and recovers when it
  * is back, without a restart. The database is made unreachable by a TCP proxy we close.
  */
-import { createServer, type Server, type Socket, connect } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './testkit/database.js';
 import { freePort, type ServerProcess, startServer } from './testkit/process.js';

@@ -10,7 +10,7 @@ import { follow, wsClient } from './testkit/ws.js';
 
 let t: TestApp;
 let port: number;
-let threadIds: string[] = [];
+const threadIds: string[] = [];
 beforeAll(async () => {
   t = await buildTestApp({ HOST: '127.0.0.1' });
   port = await t.app.start(0);

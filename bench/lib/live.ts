@@ -2,8 +2,9 @@
  * Helpers for the live scenarios: paced appends through HTTP (the orchestrator is the writer;
  * followers live in the load process), and raw broadcasts on the baseline server.
  */
-import { appendBody, benchItem } from './queries.js';
+
 import { sleep } from './proc.js';
+import { appendBody, benchItem } from './queries.js';
 
 /** POSTs a body; throws on HTTP or GraphQL errors; returns the parsed JSON. */
 export async function postJson<T = unknown>(url: string, body: string): Promise<T> {

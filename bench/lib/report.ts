@@ -7,9 +7,9 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { root } from '../../test/testkit/process.js';
 import type { ScenarioResult } from './context.js';
 import { POSTGRES_ADMIN_URL, REDIS_URL } from './db.js';
-import { root } from '../../test/testkit/process.js';
 import { profileMarkdown } from './profile.js';
 
 export interface Machine {

@@ -3,13 +3,14 @@
  * 1,000 idle followers, and the heap after 100k appends and a forced GC against the heap at the
  * start (after a warm-up and a GC). Target: heap back within 10%.
  */
-import type { CannonResult } from '../load.js';
+
 import type { ResultRow, Scenario } from '../lib/context.js';
 import type { Delivery } from '../lib/live.js';
 import { pacedAppends } from '../lib/live.js';
 import { forkRpc, sleep } from '../lib/proc.js';
 import { appendBody, FOLLOW } from '../lib/queries.js';
 import { fmt } from '../lib/stats.js';
+import type { CannonResult } from '../load.js';
 
 const MB = 2 ** 20;
 const CONNECTIONS = 16;

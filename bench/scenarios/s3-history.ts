@@ -5,9 +5,9 @@
  */
 import { profileWith, type ResultRow, type Scenario } from '../lib/context.js';
 import type { ProfileSummary } from '../lib/profile.js';
+import { pageBody } from '../lib/queries.js';
 import type { LatencySummary } from '../lib/stats.js';
 import { fmt, fmtRange, range, ratioRange } from '../lib/stats.js';
-import { pageBody } from '../lib/queries.js';
 
 const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1_000}k`);
 

@@ -4,7 +4,7 @@
  * broadcast of the same payloads to as many plain ws clients (latency from the broadcast).
  * Target: p99 ≤ 3× raw and ≤ 50 ms; nothing lost, duplicated or out of order.
  */
-import type { ProfileSummary } from '../lib/profile.js';
+
 import {
   type BenchContext,
   freshProfileDir,
@@ -12,10 +12,11 @@ import {
   type Scenario,
 } from '../lib/context.js';
 import { type Delivery, pacedAppends, pacedBroadcasts } from '../lib/live.js';
-import { mainThreadProfile, startApp, type Server } from '../lib/proc.js';
+import { mainThreadProfile, type Server, startApp } from '../lib/proc.js';
+import type { ProfileSummary } from '../lib/profile.js';
+import { monotonicMicros, summarizeProfile } from '../lib/profile.js';
 import { FOLLOW } from '../lib/queries.js';
 import { fmt, fmtRange, range, ratioRange } from '../lib/stats.js';
-import { monotonicMicros, summarizeProfile } from '../lib/profile.js';
 
 const PACE_MS = 50;
 

@@ -13,15 +13,15 @@ import {
   threadNotFound,
 } from '../errors.js';
 import { assertThreadId, compactionId } from '../ids.js';
-import { publishAppended } from '../items/item-events.js';
 import { reserveSeqs } from '../items/item.service.js';
 import {
   hasItemNotOfType,
-  insertItems,
   type ItemRecord,
+  insertItems,
   type PreparedItem,
   selectToolItems,
 } from '../items/item.store.js';
+import { publishAppended } from '../items/item-events.js';
 import { jsonBytes } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
 import { selectThread, type ThreadRecord, touchThread } from '../threads/thread.store.js';

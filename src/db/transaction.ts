@@ -4,8 +4,9 @@
  * when PostgreSQL reports a deadlock or serialization failure (P2034), so neither reaches a
  * client. Everything the callback writes commits together or not at all.
  */
-import type { Database } from './client.js';
+
 import { Prisma } from '../generated/prisma/client.js';
+import type { Database } from './client.js';
 
 /** How long a transaction may wait to start, and run, in ms. */
 export const TRANSACTION_MAX_WAIT_MS = 15_000;

@@ -5,9 +5,9 @@
  */
 import type { ServiceContext } from '../context.js';
 import { transaction } from '../db/transaction.js';
-import { publishAppended } from '../items/item-events.js';
 import { prepareItem, reserveSeqs } from '../items/item.service.js';
-import { insertItems, type ItemRecord, type PreparedItem } from '../items/item.store.js';
+import { type ItemRecord, insertItems, type PreparedItem } from '../items/item.store.js';
+import { publishAppended } from '../items/item-events.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
 import { newThreadRow } from '../threads/thread.service.js';
 import { insertThread, type NewThreadRow, type ThreadRecord } from '../threads/thread.store.js';

@@ -7,8 +7,8 @@ import type { ServiceContext } from '../context.js';
 import { itemId } from '../ids.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
 import { type ItemEventData, threadKey } from '../pubsub/topics.js';
-import type { ItemStatus } from './item-types.js';
 import type { ItemRecord } from './item.store.js';
+import type { ItemStatus } from './item-types.js';
 
 /** An item as carried in a live event. */
 export function toItemEventData(item: ItemRecord): ItemEventData {

@@ -12,8 +12,8 @@ import { ThreadstoreError, threadNotFound } from '../errors.js';
 import { closableStream, queueEvents } from '../pubsub/queue.js';
 import { threadKey } from '../pubsub/topics.js';
 import { findThread } from '../threads/thread.service.js';
-import { fromItemEventData } from './item-events.js';
 import { type ItemRecord, selectItemRange } from './item.store.js';
+import { fromItemEventData } from './item-events.js';
 
 const REPLAY_PAGE = 500;
 

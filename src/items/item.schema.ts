@@ -8,10 +8,10 @@ import { builder } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
 import { ThreadRef } from '../threads/thread.schema.js';
 import type { ThreadRecord } from '../threads/thread.store.js';
+import type { ItemRecord } from './item.store.js';
 import { findItem, lastItems, listItems } from './item-history.service.js';
 import { followThreadItems } from './item-stream.js';
-import { ITEM_STATUSES, KNOWN_ITEM_TYPES, itemTypeNameOf } from './item-types.js';
-import type { ItemRecord } from './item.store.js';
+import { ITEM_STATUSES, itemTypeNameOf, KNOWN_ITEM_TYPES } from './item-types.js';
 
 export const ItemStatusEnum = builder.enumType('ItemStatus', {
   values: ITEM_STATUSES,

@@ -23,6 +23,16 @@ import {
   type ThreadRecord,
   touchThread,
 } from '../threads/thread.store.js';
+import {
+  deleteIdempotencyKeysBefore,
+  deleteItemsBefore,
+  type ItemRecord,
+  insertIdempotencyKey,
+  insertItems,
+  type PreparedItem,
+  selectIdempotencyKey,
+  selectItemRange,
+} from './item.store.js';
 import { publishAppended } from './item-events.js';
 import {
   BODY_FIELDS,
@@ -31,16 +41,6 @@ import {
   bodyToData,
   type ItemStatus,
 } from './item-types.js';
-import {
-  deleteIdempotencyKeysBefore,
-  deleteItemsBefore,
-  insertIdempotencyKey,
-  insertItems,
-  type ItemRecord,
-  type PreparedItem,
-  selectIdempotencyKey,
-  selectItemRange,
-} from './item.store.js';
 
 /** NewItem as GraphQL passes it: common fields plus exactly one body field. */
 export type NewItemInput = {

@@ -6,8 +6,8 @@ import { findCompactions } from '../compaction/compaction.service.js';
 import type { CompactionRecord } from '../compaction/compaction.store.js';
 import type { ServiceContext } from '../context.js';
 import { parseNodeId } from '../ids.js';
-import { findItems } from '../items/item-history.service.js';
 import type { ItemRecord } from '../items/item.store.js';
+import { findItems } from '../items/item-history.service.js';
 import { findThreads } from '../threads/thread.service.js';
 import type { ThreadRecord } from '../threads/thread.store.js';
 

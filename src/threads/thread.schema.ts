@@ -6,7 +6,6 @@
 import { THREAD_EVENT_TYPES, type ThreadEventPayload } from '../pubsub/topics.js';
 import { builder } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
-import { followThreadEvents } from './thread-events.js';
 import {
   createThread,
   deleteThread,
@@ -18,6 +17,7 @@ import {
   updateThread,
 } from './thread.service.js';
 import type { ThreadRecord } from './thread.store.js';
+import { followThreadEvents } from './thread-events.js';
 
 export const ThreadRef = builder.objectRef<ThreadRecord>('Thread').implement({
   description: 'A conversation: the owner agent, a name, flags, metadata and its item log.',

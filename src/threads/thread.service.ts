@@ -29,12 +29,12 @@ import { publishThreadEvent } from '../pubsub/bus.js';
 import { threadKey } from '../pubsub/topics.js';
 import {
   deleteThreadRow,
-  type ThreadListQuery,
   insertThread,
   type NewThreadRow,
   selectThread,
   selectThreads,
   type ThreadChanges,
+  type ThreadListQuery,
   type ThreadPosition,
   type ThreadRecord,
   threadLister,

@@ -5,10 +5,11 @@
  * seq counter on the append path. No rules: callers (thread.service.ts, and the
  * item log for the seq counter) validate first and decide what a missing row means.
  */
+
+import { readInChunks } from '../db/chunks.js';
 import type { Database } from '../db/client.js';
 import { dialectOf } from '../db/dialect.js';
 import { isRecordNotFound } from '../db/errors.js';
-import { readInChunks } from '../db/chunks.js';
 import type { Executor } from '../db/transaction.js';
 import { Prisma, type Thread } from '../generated/prisma/client.js';
 

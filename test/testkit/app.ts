@@ -4,8 +4,8 @@
  * and seeders that go through the API.
  */
 import pino from 'pino';
-import { type App, type BuildOptions, buildApp } from '../../src/server/app.js';
 import { parseEnv } from '../../src/env.js';
+import { type App, type BuildOptions, buildApp } from '../../src/server/app.js';
 import { createTestDatabase, type TestDatabase, type TestProvider } from './database.js';
 import { type GraphQLClient, graphqlClient } from './graphql.js';
 

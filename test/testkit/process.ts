@@ -4,11 +4,12 @@
  * servers (the app, its baselines) here too. Also runs the entry points (server, migrate,
  * import) to their exit, for start-up failures.
  */
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { graphqlClient, type GraphQLResponse, type VariablesArg } from './graphql.js';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { type GraphQLResponse, graphqlClient, type VariablesArg } from './graphql.js';
 
 /** The repository root (server processes run there). */
 export const root = join(import.meta.dirname, '..', '..');
