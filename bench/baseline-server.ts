@@ -134,7 +134,7 @@ function sqliteStore(path: string): Store {
     if (!thread) throw new Error(`no thread ${threadId}`);
     const firstSeq = thread.nextSeq - n;
     const params: unknown[] = [];
-    rows.forEach((r, i) =>
+    rows.forEach((r, i) => {
       params.push(
         tenantId,
         threadId,
@@ -146,8 +146,8 @@ function sqliteStore(path: string): Store {
         null,
         null,
         r.dataJson,
-      ),
-    );
+      );
+    });
     insertOf(n).run(...params);
     return { firstSeq };
   });
@@ -204,7 +204,7 @@ function postgresStore(connectionString: string): Store {
         if (!threads[0]) throw new Error(`no thread ${threadId}`);
         const firstSeq = threads[0].nextSeq - n;
         const params: unknown[] = [];
-        rows.forEach((r, i) =>
+        rows.forEach((r, i) => {
           params.push(
             tenantId,
             threadId,
@@ -216,10 +216,13 @@ function postgresStore(connectionString: string): Store {
             null,
             null,
             r.dataJson,
-          ),
-        );
+          );
+        });
         let sql = insertSql.get(n);
-        if (!sql) insertSql.set(n, (sql = insertOf(n)));
+        if (!sql) {
+          sql = insertOf(n);
+          insertSql.set(n, sql);
+        }
         await client.query(sql, params);
         await client.query('COMMIT');
         return { firstSeq };

@@ -119,7 +119,10 @@ const groups = new Map<string, Follower[]>();
 const groupOf = (name: unknown) => {
   const key = String(name ?? 'default');
   let list = groups.get(key);
-  if (!list) groups.set(key, (list = []));
+  if (!list) {
+    list = [];
+    groups.set(key, list);
+  }
   return list;
 };
 

@@ -234,7 +234,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     log(`${signal}: cleaning up`);
     const timer = setTimeout(() => process.exit(130), 5_000);
-    void Promise.allSettled([...onInterrupt].map((f) => f())).then(() => {
+    Promise.allSettled([...onInterrupt].map((f) => f())).then(() => {
       clearTimeout(timer);
       process.exit(130);
     });

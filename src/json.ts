@@ -52,13 +52,12 @@ export function jsonBytes(text: string): number {
  * metadata and filter values go through the same mapping, so equality is preserved.
  */
 export function filterableJson(value: unknown): string {
-  const nul = /\u0000/g;
   const map = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.replace(nul, '\u{10FFFF}');
+    if (typeof v === 'string') return v.replaceAll('\u0000', '\u{10FFFF}');
     if (Array.isArray(v)) return v.map(map);
     if (isJsonObject(v)) {
       return Object.fromEntries(
-        Object.entries(v).map(([k, x]) => [k.replace(nul, '\u{10FFFF}'), map(x)]),
+        Object.entries(v).map(([k, x]) => [k.replaceAll('\u0000', '\u{10FFFF}'), map(x)]),
       );
     }
     return v;

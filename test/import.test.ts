@@ -269,7 +269,9 @@ describe('parseTranscriptFile', () => {
       reward: 0,
       format: 'tau-bench',
     });
-    runs.forEach((run, i) => expect(run.items.map(fromInput)).toEqual(expectedItems(cut[i]!.traj)));
+    runs.forEach((run, i) => {
+      expect(run.items.map(fromInput)).toEqual(expectedItems(cut[i]!.traj));
+    });
 
     const jsonl = parseTranscriptFile(
       `${JSON.stringify({ messages: hi })}\n\n${JSON.stringify(hi)}\n`,

@@ -18,7 +18,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** POSTs `body` with Transfer-Encoding: chunked (no Content-Length). */
-function postChunked(body: string): Promise<{ status: number; json: any }> {
+function postChunked(body: string): Promise<{
+  status: number;
+  json: { errors: { message: string; extensions: { code: string } }[] };
+}> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
@@ -68,7 +71,7 @@ describe('limits', () => {
       }),
     );
     expect(big.status).toBe(413);
-    expect(big.json.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(big.json.errors[0]?.extensions.code).toBe('PAYLOAD_TOO_LARGE');
     const after = await t.execute(`query($id: ID!) { thread(id: $id) { nextSeq } }`, { id });
     expect(after.thread.nextSeq).toBe(0);
   });

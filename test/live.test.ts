@@ -124,7 +124,7 @@ describe('threadItems over graphql-ws', () => {
           client.terminate();
         }
       });
-      void f.done.catch(() => {});
+      f.done.catch(() => {});
       await until(() => dropped || last >= total - 1, 30_000, 'progress');
       if (dropped) reconnects += 1;
       else await client.dispose();

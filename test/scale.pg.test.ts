@@ -126,7 +126,7 @@ describe('two instances on one PostgreSQL', () => {
       const failed = answers.filter((r) => r.errors);
       expect(ok).toHaveLength(1);
       expect(failed).toHaveLength(1);
-      expect(failed[0]!.errors![0].extensions.code).toBe('CONFLICT');
+      expect(failed[0]?.errors?.[0]?.extensions?.code).toBe('CONFLICT');
     }
   });
 });

@@ -788,7 +788,7 @@ describe('keyset pagination over 1,000 threads with one timestamp', () => {
       // mulberry32
       seed = (seed + 0x6d2b79f5) | 0;
       let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+      x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
       return ((x ^ (x >>> 14)) >>> 0) % n;
     };
     const set = new Set<string>();

@@ -28,18 +28,23 @@ function failure(file: string, error: unknown): string {
   return `${file}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
+/** The command line's options and files. @throws TypeError for an unknown option */
+function parseCommandLine(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    options: {
+      agent: { type: 'string' },
+      database: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        agent: { type: 'string' },
-        database: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-    });
+    parsed = parseCommandLine(argv);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;

@@ -66,7 +66,10 @@ export function jsonErrorOffset(text: string): number {
     if (c === '{') {
       i++;
       ws();
-      if (text[i] === '}') return void i++;
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
       for (;;) {
         ws();
         string();
@@ -75,21 +78,33 @@ export function jsonErrorOffset(text: string): number {
         value();
         ws();
         if (text[i] === ',') i++;
-        else return expect('}');
+        else {
+          expect('}');
+          return;
+        }
       }
     }
     if (c === '[') {
       i++;
       ws();
-      if (text[i] === ']') return void i++;
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
       for (;;) {
         value();
         ws();
         if (text[i] === ',') i++;
-        else return expect(']');
+        else {
+          expect(']');
+          return;
+        }
       }
     }
-    if (c === '"') return string();
+    if (c === '"') {
+      string();
+      return;
+    }
     const literal = LITERAL.exec(text.slice(i, i + 400));
     if (!literal) fail();
     i += literal![0].length;

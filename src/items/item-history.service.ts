@@ -151,7 +151,9 @@ export async function lastItems(
     candidates.map((t) => ({ threadId: t.id, seq: t.nextSeq - 1 })),
   );
   const byThread = new Map<string, ItemRecord | null>();
-  candidates.forEach((t, i) => byThread.set(t.id, found[i] ?? null));
+  candidates.forEach((t, i) => {
+    byThread.set(t.id, found[i] ?? null);
+  });
   const purged = candidates.filter((t) => byThread.get(t.id) === null).map((t) => t.id);
   for (const item of await selectNewestItems(ctx.db.prisma, ctx.tenantId, purged)) {
     byThread.set(item.threadId, item);

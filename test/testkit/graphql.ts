@@ -81,6 +81,7 @@ export interface GraphQLClient {
     document: TypedDocumentNode<R, V>,
     ...variables: VariablesArg<V>
   ): Promise<GraphQLResponse<R>>;
+  // biome-ignore lint/suspicious/noExplicitAny: string documents are untyped (older tests); typed documents give typed results
   request<T = Record<string, any>>(
     query: string,
     variables?: Record<string, unknown>,
@@ -90,6 +91,7 @@ export interface GraphQLClient {
    * @throws Error printing the operation and the whole response when errors came back or no data
    */
   execute<R, V>(document: TypedDocumentNode<R, V>, ...variables: VariablesArg<V>): Promise<R>;
+  // biome-ignore lint/suspicious/noExplicitAny: string documents are untyped (older tests); typed documents give typed results
   execute<T = Record<string, any>>(query: string, variables?: Record<string, unknown>): Promise<T>;
   /**
    * Runs an operation that must fail; returns its first error's code and message.

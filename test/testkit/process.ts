@@ -41,10 +41,8 @@ export interface ServerProcess {
     document: TypedDocumentNode<R, V>,
     ...variables: VariablesArg<V>
   ): Promise<GraphQLResponse<R>>;
-  graphql<T = any>(
-    query: string,
-    variables?: Record<string, unknown>,
-  ): Promise<{ data?: T; errors?: any[] }>;
+  // biome-ignore lint/suspicious/noExplicitAny: string documents are untyped (older tests); typed documents give typed results
+  graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>>;
   /** Sends SIGKILL if still running. */
   kill(): void;
   /** SIGTERM, then SIGKILL after 10 s; resolves once the process exited. */
