@@ -124,16 +124,33 @@ function registerPoolGauges(registry: Registry, db: Database): void {
   );
 }
 
-/** Builds the registry and everything that reports to it. */
-export function createMetrics({ db, redis, build }: MetricsSources): Metrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+/** The build's version and commit, as a gauge that is always 1. */
+function registerBuildInfo(registry: Registry, build: BuildInfo): void {
   new Gauge({
     name: 'threadstore_build_info',
     help: 'The running build: version and commit (always 1)',
     labelNames: ['version', 'commit'] as const,
     registers: [registry],
   }).set({ version: build.version, commit: build.commit }, 1);
+}
+
+/** Redis connected (0/1), read at scrape time. */
+function registerRedisGauge(registry: Registry, redis: RedisEventTarget): void {
+  new Gauge({
+    name: 'threadstore_redis_connected',
+    help: '1 while both Redis connections (publish, subscribe) are ready, else 0',
+    registers: [registry],
+    collect() {
+      this.set(redis.connected() ? 1 : 0);
+    },
+  });
+}
+
+/** Builds the registry and everything that reports to it. */
+export function createMetrics({ db, redis, build }: MetricsSources): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  registerBuildInfo(registry, build);
   const appends = new Counter({
     name: 'threadstore_appends_total',
     help: 'Appends committed by this instance (each publishes one thread-items event)',
@@ -164,16 +181,7 @@ export function createMetrics({ db, redis, build }: MetricsSources): Metrics {
     },
   });
   registerPoolGauges(registry, db);
-  if (redis) {
-    new Gauge({
-      name: 'threadstore_redis_connected',
-      help: '1 while both Redis connections (publish, subscribe) are ready, else 0',
-      registers: [registry],
-      collect() {
-        this.set(redis.connected() ? 1 : 0);
-      },
-    });
-  }
+  if (redis) registerRedisGauge(registry, redis);
   return {
     registry,
     plugin: graphqlPlugin(registry),

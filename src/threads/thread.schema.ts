@@ -11,13 +11,12 @@ import {
   deleteThread,
   findThread,
   lastSeqOf,
-  listThreads,
-  THREAD_ORDERS,
   threadMetadata,
   updateThread,
 } from './thread.service.js';
 import type { ThreadRecord } from './thread.store.js';
 import { followThreadEvents } from './thread-events.js';
+import { listThreads, THREAD_ORDERS } from './thread-list.service.js';
 
 export const ThreadRef = builder.objectRef<ThreadRecord>('Thread').implement({
   description: 'A conversation: the owner agent, a name, flags, metadata and its item log.',
