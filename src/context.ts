@@ -4,6 +4,7 @@
  */
 import type { Database } from './db/client.js';
 import type { Env } from './env.js';
+import type { Identity } from './identity/identity.js';
 import type { EventBus } from './pubsub/bus.js';
 
 /** Configured limits (see env.ts). Sizes in bytes. */
@@ -15,9 +16,13 @@ export interface Limits {
   followerBufferEvents: number;
 }
 
-/** Dependencies of every service function. `tenantId` scopes every read and write. */
+/**
+ * Dependencies of every service function. `tenantId` (the identity's tenant) scopes every read
+ * and write; the identity's scopes are checked on the root fields (src/schema/builder.ts).
+ */
 export interface ServiceContext {
   db: Database;
+  identity: Identity;
   tenantId: string;
   events: EventBus;
   limits: Limits;

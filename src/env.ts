@@ -45,6 +45,25 @@ export function databaseUrlProblem(url: string): string | null {
   return `expected ${DATABASE_URL_FORMS}`;
 }
 
+/** AUTH values (README, "Securing threadstore"). */
+export const AUTH_MODES = ['required', 'optional', 'none'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+/** `true` or `false`. */
+function boolean(fallback: boolean) {
+  return z
+    .enum(['true', 'false'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true')
+    .describe('true or false');
+}
+
+/** True for a host name or address that only this machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
 /** A whole number written in digits (no sign, exponent or hex) from `min` to `max`. */
 function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
   return z.string().trim().regex(/^\d+$/).transform(Number).pipe(z.number().min(min).max(max));
@@ -55,8 +74,49 @@ const envSchema = z.object({
   HOST: z
     .string()
     .min(1)
-    .default('0.0.0.0')
-    .describe('an interface address such as 0.0.0.0 or 127.0.0.1'),
+    .default('127.0.0.1')
+    .describe('an interface address such as 127.0.0.1 (this machine only) or 0.0.0.0 (all)'),
+  AUTH: z
+    .enum(AUTH_MODES)
+    .optional()
+    .describe(
+      'required, optional (loopback HOST only) or none; unset it for required, or optional on a loopback HOST',
+    ),
+  AUTH_JWT_SECRET: z
+    .string()
+    .min(32)
+    .optional()
+    .describe('a shared HS256 secret of at least 32 characters'),
+  AUTH_JWKS_URL: z
+    .string()
+    .refine((url) => /^https?:\/\//.test(url) && URL.canParse(url))
+    .optional()
+    .describe('the https:// URL of a JWKS (RS256 or ES256 keys)'),
+  AUTH_JWKS_FILE: z.string().min(1).optional().describe('the path of a JWKS file'),
+  AUTH_JWT_ISSUER: z.string().min(1).optional().describe("the tokens' iss"),
+  AUTH_JWT_AUDIENCE: z.string().min(1).optional().describe("the tokens' aud"),
+  AUTH_TENANT_CLAIM: z.string().min(1).default('tenant').describe('a claim name'),
+  AUTH_SCOPES_CLAIM: z.string().min(1).default('scope').describe('a claim name'),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s,]+$/)))
+    .describe('a comma-separated list of origins such as https://app.example.com (no path)'),
+  GRAPHIQL: boolean(true),
+  INTROSPECTION: boolean(true),
+  RATE_LIMIT_RPS: integer(1).default(100).describe('requests per second per tenant, above 0'),
+  RATE_LIMIT_BURST: integer(1).default(500).describe('a burst size per tenant, above 0'),
+  WS_MAX_CONNECTIONS: integer(1).default(100).describe('WebSocket connections per identity'),
+  WS_MAX_SUBSCRIPTIONS: integer(1).default(200).describe('subscriptions per WebSocket'),
+  WS_INIT_TIMEOUT_MS: integer(100)
+    .default(10_000)
+    .describe('ms a WebSocket may wait before connection_init, at least 100'),
   DATABASE_URL: z
     .string()
     .refine((url) => databaseUrlProblem(url) === null)
@@ -102,8 +162,8 @@ const envSchema = z.object({
   MAX_PAGE_SIZE: integer(1).default(500).describe('a whole number above 0'),
 });
 
-/** Validated configuration; see the README's configuration table. */
-export type Env = z.infer<typeof envSchema>;
+/** Validated configuration; see the README's configuration table. AUTH is resolved. */
+export type Env = Omit<z.infer<typeof envSchema>, 'AUTH'> & { AUTH: AuthMode };
 
 type Setting = keyof typeof envSchema.shape;
 
@@ -123,8 +183,32 @@ function describeProblem(setting: Setting, value: string | undefined): string {
  */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = envSchema.safeParse(source);
-  if (result.success) return result.data;
+  if (result.success) return resolveAuth(result.data);
   const settings = [...new Set(result.error.issues.map((i) => String(i.path[0]) as Setting))];
   const lines = settings.map((setting) => describeProblem(setting, source[setting]));
   throw new ConfigError(settings.join(', '), lines.join('\n'));
+}
+
+/**
+ * AUTH's default and its one forbidden combination (Redis' protected mode is the model):
+ * unset means `optional` on a loopback HOST and `required` elsewhere; `optional` on a HOST that
+ * other machines reach is refused.
+ * @throws ConfigError naming AUTH and HOST
+ */
+function resolveAuth(env: z.infer<typeof envSchema>): Env {
+  const loopback = isLoopbackHost(env.HOST);
+  const mode = env.AUTH ?? (loopback ? 'optional' : 'required');
+  if (mode === 'optional' && !loopback) {
+    throw new ConfigError(
+      'AUTH',
+      `Configuration error: AUTH=optional serves requests without credentials and is allowed only on a loopback HOST, but HOST is ${env.HOST}: set AUTH=required (and create an API key or configure JWT), or HOST=127.0.0.1.`,
+    );
+  }
+  if ([env.AUTH_JWT_SECRET, env.AUTH_JWKS_URL, env.AUTH_JWKS_FILE].filter(Boolean).length > 1) {
+    throw new ConfigError(
+      'AUTH_JWT_SECRET',
+      'Configuration error: set only one of AUTH_JWT_SECRET (HS256), AUTH_JWKS_URL and AUTH_JWKS_FILE (RS256/ES256).',
+    );
+  }
+  return { ...env, AUTH: mode };
 }

@@ -73,3 +73,12 @@ export function assertNoNul(value: string | null | undefined, field: string): vo
 export function threadNotFound(threadId: string): NotFoundError {
   return new NotFoundError(`Thread "${threadId}" does not exist.`, { threadId });
 }
+
+/**
+ * User input quoted in a message: at most `maxChars` code points, cut on a code point boundary
+ * (never inside a surrogate pair) with "…" when cut, in double quotes.
+ */
+export function quote(text: string, maxChars: number): string {
+  const points = Array.from(text);
+  return `"${points.length > maxChars ? `${points.slice(0, maxChars).join('')}…` : text}"`;
+}

@@ -1,7 +1,8 @@
 /**
  * The id and seq rules in one place (contract: Thread.id, ConversationItem.id and seq,
  * CompactionRecord.id, Node). A thread id is 1-128 chars of [A-Za-z0-9._-]; an item is
- * "<threadId>:<seq>"; a compaction record is "<threadId>:compaction:<markerSeq>". Seqs are
+ * "<threadId>:<seq>"; a compaction record is "<threadId>:compaction:<markerSeq>"; an API key
+ * is "apikey:<keyId>". Seqs are
  * 0-based 32-bit integers (GraphQL Int, PostgreSQL integer), handed out by the thread's
  * nextSeq counter (src/items/item.service.ts, reserveSeqs) and never reused.
  */
@@ -46,11 +47,26 @@ export function compactionId(threadId: string, markerSeq: number): string {
   return `${threadId}:compaction:${markerSeq}`;
 }
 
-/** A node id taken apart; null when it has none of the three forms. */
+/** API key ids (the part of a secret after tsk_): "k" and 18 hex digits. */
+export const API_KEY_ID_PATTERN = /^k[0-9a-f]{18}$/;
+
+/** The node id of an API key: "apikey:<keyId>" (never an item id: a key id is not a seq). */
+export function apiKeyNodeId(keyId: string): string {
+  return `apikey:${keyId}`;
+}
+
+/** An API key id from its node id or the bare key id; null for anything else. */
+export function parseApiKeyId(id: string): string | null {
+  const keyId = id.startsWith('apikey:') ? id.slice('apikey:'.length) : id;
+  return API_KEY_ID_PATTERN.test(keyId) ? keyId : null;
+}
+
+/** A node id taken apart; null when it has none of the four forms. */
 export type ParsedNodeId =
   | { kind: 'thread'; threadId: string }
   | { kind: 'item'; threadId: string; seq: number }
-  | { kind: 'compaction'; threadId: string; markerSeq: number };
+  | { kind: 'compaction'; threadId: string; markerSeq: number }
+  | { kind: 'apiKey'; keyId: string };
 
 /** Parses a node id of any of the three forms (see the module comment); null otherwise. */
 export function parseNodeId(id: string): ParsedNodeId | null {
@@ -62,6 +78,9 @@ export function parseNodeId(id: string): ParsedNodeId | null {
     s !== undefined && /^(0|[1-9]\d{0,9})$/.test(s) && isSeq(Number(s)) ? Number(s) : null;
   if (parts.length === 1) return { kind: 'thread', threadId };
   if (parts.length === 2) {
+    if (threadId === 'apikey' && a !== undefined && API_KEY_ID_PATTERN.test(a)) {
+      return { kind: 'apiKey', keyId: a };
+    }
     const seq = seqOf(a);
     return seq === null ? null : { kind: 'item', threadId, seq };
   }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitsFromEnv, type ServiceContext } from '../src/context.js';
 import { parseEnv } from '../src/env.js';
+import { anonymousIdentity } from '../src/identity/identity.js';
 import { importConversation } from '../src/import/import.service.js';
 import { jsonErrorOffset } from '../src/import/json-errors.js';
 import {
@@ -518,6 +519,7 @@ describe('importing through the service layer', () => {
     const env = parseEnv({});
     ctx = {
       db: t.app.db,
+      identity: anonymousIdentity(env.DEFAULT_TENANT),
       tenantId: env.DEFAULT_TENANT,
       events: t.app.events,
       limits: limitsFromEnv(env),

@@ -4,7 +4,7 @@
  */
 import { CompactionItemRef, ITEM_TYPES, itemTypeName } from '../items/item.schema.js';
 import type { ItemRecord } from '../items/item.store.js';
-import { builder } from '../schema/builder.js';
+import { builder, needs } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
 import { ThreadRef } from '../threads/thread.schema.js';
 import {
@@ -88,6 +88,7 @@ const AddCompactionPayloadRef = builder
 
 builder.mutationField('addCompaction', (t) =>
   t.field({
+    authScopes: needs('threads:write'),
     type: AddCompactionPayloadRef,
     description: 'Records a summary of a range of items and appends its marker.',
     args: { input: t.arg({ type: AddCompactionInputRef, required: true }) },
@@ -113,6 +114,7 @@ const ClearCompactionsPayloadRef = builder
 
 builder.mutationField('clearCompactions', (t) =>
   t.field({
+    authScopes: needs('threads:delete'),
     type: ClearCompactionsPayloadRef,
     description: "Deletes a thread's compaction records.",
     args: { input: t.arg({ type: ClearCompactionsInputRef, required: true }) },

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { limitsFromEnv, type ServiceContext } from '../context.js';
 import { openDatabase } from '../db/client.js';
 import { ConfigError, parseEnv, redact } from '../env.js';
+import { anonymousIdentity } from '../identity/identity.js';
 import { createEventBus } from '../pubsub/bus.js';
 import {
   type PreparedConversation,
@@ -19,7 +20,8 @@ import {
 } from './import.service.js';
 import { parseTranscriptFile, TranscriptFormatError } from './openai-chat.js';
 
-const USAGE = 'usage: npm run import -- [--agent <agentId>] [--database <url>] <file>...';
+const USAGE =
+  'usage: npm run import -- [--tenant <tenantId>] [--agent <agentId>] [--database <url>] <file>...';
 const DEFAULT_AGENT_ID = 'openai-chat-import';
 
 /** "<file>: <message>", without repeating the file when the error already names it. */
@@ -34,6 +36,7 @@ function parseCommandLine(argv: string[]) {
     args: argv,
     options: {
       agent: { type: 'string' },
+      tenant: { type: 'string' },
       database: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -58,9 +61,12 @@ async function main(argv: string[]): Promise<number> {
   const db = await openDatabase(values.database ?? env.DATABASE_URL, {
     setting: values.database === undefined ? 'DATABASE_URL' : '--database',
   });
+  const tenantId = values.tenant ?? env.DEFAULT_TENANT;
   const ctx: ServiceContext = {
     db,
-    tenantId: env.DEFAULT_TENANT,
+    // The importer writes as its operator: every scope, in the tenant named (default DEFAULT_TENANT).
+    identity: anonymousIdentity(tenantId),
+    tenantId,
     events: createEventBus(),
     limits: limitsFromEnv(env),
   };

@@ -2,7 +2,7 @@
  * GraphQL inputs of the item log and its writes: NewItem with one input type per body field,
  * and the appendItems and purgeItems mutations.
  */
-import { builder } from '../schema/builder.js';
+import { builder, needs } from '../schema/builder.js';
 import { ThreadRef } from '../threads/thread.schema.js';
 import { ItemRef, ItemStatusEnum } from './item.schema.js';
 import { appendItems, type NewItemInput, purgeItems } from './item.service.js';
@@ -147,6 +147,7 @@ const AppendItemsPayloadRef = builder
 
 builder.mutationField('appendItems', (t) =>
   t.field({
+    authScopes: needs('threads:write'),
     type: AppendItemsPayloadRef,
     description: 'Appends items to a thread, all-or-nothing, with consecutive seqs.',
     args: { input: t.arg({ type: AppendItemsInputRef, required: true }) },
@@ -180,6 +181,7 @@ const PurgeItemsPayloadRef = builder
 
 builder.mutationField('purgeItems', (t) =>
   t.field({
+    authScopes: needs('threads:delete'),
     type: PurgeItemsPayloadRef,
     description: 'Deletes the items of a thread created before a time (retention).',
     args: { input: t.arg({ type: PurgeItemsInputRef, required: true }) },

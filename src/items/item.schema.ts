@@ -4,7 +4,7 @@
  * the appendItems and purgeItems mutations are in item-write.schema.ts.
  */
 import type { FieldMap } from '@pothos/core';
-import { builder } from '../schema/builder.js';
+import { builder, needs } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
 import { ThreadRef } from '../threads/thread.schema.js';
 import type { ThreadRecord } from '../threads/thread.store.js';
@@ -269,6 +269,7 @@ export const ItemRef = builder.unionType('Item', {
 
 builder.queryField('item', (t) =>
   t.field({
+    authScopes: needs('threads:read'),
     type: ItemRef,
     nullable: true,
     description: 'One item by thread and seq; null when it does not exist (or was purged).',
@@ -316,6 +317,7 @@ builder.objectFields(ThreadRef, (t) => ({
 
 builder.subscriptionField('threadItems', (t) =>
   t.field({
+    authScopes: needs('threads:read'),
     type: ItemRef,
     description:
       'The items of one thread in seq order. With afterSeq, first every stored item\nwith seq > afterSeq (-1 replays from the first item; an afterSeq at or past\nthe end replays nothing), then live ones; without it, live ones only. Never\na gap, never a duplicate, also across a reconnect that passes the last seq\nseen. Ends (complete) when the thread is deleted; NOT_FOUND for a thread\nthat does not exist.',

@@ -4,7 +4,7 @@
  */
 import DataLoader from 'dataloader';
 import type { ServiceContext } from '../context.js';
-import { builder } from '../schema/builder.js';
+import { builder, needs } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
 import { findNodes, type NodeRecord } from './node.service.js';
 
@@ -22,6 +22,7 @@ function nodeLoader(ctx: ServiceContext): DataLoader<string, NodeRecord | null> 
 
 builder.queryField('node', (t) =>
   t.field({
+    authScopes: needs('threads:read'),
     type: NodeRef,
     nullable: true,
     description: 'Null for an unknown or malformed id.',
@@ -32,6 +33,7 @@ builder.queryField('node', (t) =>
 
 builder.queryField('nodes', (t) =>
   t.field({
+    authScopes: needs('threads:read'),
     type: [NodeRef],
     nullable: { list: false, items: true },
     description: 'Objects by id, in the order asked; null for unknown or malformed ids.',

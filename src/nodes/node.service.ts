@@ -1,10 +1,13 @@
 /**
  * Objects by node id (contract: Query.node, Query.nodes): threads, items and compaction
- * records, looked up in one statement per kind through each module's service.
+ * records, looked up in one statement per kind through each module's service, and API keys
+ * (for callers with the admin scope).
  */
 import { findCompactions } from '../compaction/compaction.service.js';
 import type { CompactionRecord } from '../compaction/compaction.store.js';
 import type { ServiceContext } from '../context.js';
+import { findApiKey } from '../identity/api-key.service.js';
+import type { ApiKeyRecord } from '../identity/api-key.store.js';
 import { parseNodeId } from '../ids.js';
 import type { ItemRecord } from '../items/item.store.js';
 import { findItems } from '../items/item-history.service.js';
@@ -12,7 +15,7 @@ import { findThreads } from '../threads/thread.service.js';
 import type { ThreadRecord } from '../threads/thread.store.js';
 
 /** Any object with a node id. */
-export type NodeRecord = ThreadRecord | ItemRecord | CompactionRecord;
+export type NodeRecord = ThreadRecord | ItemRecord | CompactionRecord | ApiKeyRecord;
 
 /**
  * Resolves node ids in the order asked: one statement per kind of node, null for unknown or
@@ -37,8 +40,17 @@ export async function findNodes(
     findCompactions(ctx, compactionKeys),
   ]);
   const next = { thread: 0, item: 0, compaction: 0 };
-  return parsed.map((p): NodeRecord | null => {
+  // API keys are few per request and visible to admins only (contract part identity).
+  const keys = await Promise.all(
+    parsed.map((p) =>
+      p?.kind === 'apiKey' && ctx.identity.scopes.has('admin')
+        ? findApiKey(ctx.db, ctx.tenantId, p.keyId)
+        : null,
+    ),
+  );
+  return parsed.map((p, i): NodeRecord | null => {
     if (!p) return null;
+    if (p.kind === 'apiKey') return keys[i] ?? null;
     if (p.kind === 'thread') return threads[next.thread++] ?? null;
     if (p.kind === 'item') return items[next.item++] ?? null;
     return compactions[next.compaction++] ?? null;

@@ -5,13 +5,17 @@
 import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin, { type AuthFailure, AuthScopeFailureType } from '@pothos/plugin-scope-auth';
 import type { ServiceContext } from '../context.js';
+import { ForbiddenError, type Scope } from '../identity/identity.js';
 
 /** The GraphQL context: a ServiceContext for the request's tenant. */
 export type GraphQLContext = ServiceContext;
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
+  /** `authScopes: { scope: 'threads:read' }` on a field: the caller needs that scope. */
+  AuthScopes: { scope: Scope };
   /** Every connection of the contract has a totalCount (computed only when selected). */
   Connection: { totalCount: number };
   DefaultFieldNullability: false;
@@ -26,7 +30,15 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   // No Prisma plugin: reads go through the stores (raw statements where bench S5 measured
   // Prisma's per-call query compilation), so there is no Prisma query for it to shape.
-  plugins: [RelayPlugin, DataloaderPlugin],
+  // Scope auth first, so no other plugin's wrapper runs before the check.
+  plugins: [ScopeAuthPlugin, RelayPlugin, DataloaderPlugin],
+  scopeAuth: {
+    // Subscriptions are checked when they start, not at each event.
+    authorizeOnSubscribe: true,
+    authScopes: (ctx) => ({ scope: (scope: Scope) => ctx.identity.scopes.has(scope) }),
+    unauthorizedError: (_parent, _ctx, info, result) =>
+      forbidden(result.failure, `${info.parentType.name}.${info.fieldName}`),
+  },
   relay: {
     // Ids are the contract's own ("<threadId>:<seq>"), so Node and node/nodes are ours
     // (src/schema/node.schema.ts), not the plugin's global ids.
@@ -42,3 +54,31 @@ export const builder = new SchemaBuilder<{
 builder.queryType({});
 builder.mutationType({});
 builder.subscriptionType({});
+
+/** The first scope named in a scope-auth failure, or null. */
+function missingScope(failure: AuthFailure): string | null {
+  if (failure.kind === AuthScopeFailureType.AuthScope) return String(failure.parameter);
+  if ('failures' in failure) {
+    for (const child of failure.failures) {
+      const scope = missingScope(child);
+      if (scope) return scope;
+    }
+  }
+  return null;
+}
+
+/** FORBIDDEN naming the scope a field needs (contract part identity). */
+function forbidden(failure: AuthFailure, field: string): ForbiddenError {
+  const scope = missingScope(failure);
+  return scope
+    ? new ForbiddenError(
+        `${field} needs the scope ${scope}, which your credentials lack; use a key or token granted it.`,
+        { scope },
+      )
+    : new ForbiddenError(`${field} is not allowed with your credentials.`);
+}
+
+/** The `authScopes` of a field that needs `scope`. */
+export function needs(scope: Scope): { scope: Scope } {
+  return { scope };
+}

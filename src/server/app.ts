@@ -7,11 +7,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { limitsFromEnv, type ServiceContext } from '../context.js';
+import { limitsFromEnv } from '../context.js';
 import { type Database, openDatabase } from '../db/client.js';
 import { ConfigError, type Env } from '../env.js';
+import { createAuthenticator } from '../identity/authenticate.js';
+import { createJwtVerifier } from '../identity/jwt.js';
 import { type BusEventTarget, createEventBus, type EventBus } from '../pubsub/bus.js';
 import { connectRedisEventTarget } from '../pubsub/redis.js';
+import { authenticatedContext, jwtSettings } from './auth.js';
 import { buildInfo } from './build-info.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { healthHandler } from './health.js';
@@ -104,11 +107,17 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
   // After a Redis outage, events published meanwhile are lost: followers re-read the database.
   redis?.onReconnect(() => events.resync());
   const limits = limitsFromEnv(env);
+  const authenticator = createAuthenticator({
+    mode: env.AUTH,
+    db,
+    jwt: createJwtVerifier(jwtSettings(env)),
+    defaultTenant: env.DEFAULT_TENANT,
+  });
 
   const yoga = createThreadstoreYoga({
     logger,
     plugins: [...queryLimitPlugins(env), operationNamePlugin(), metrics.plugin],
-    context: (): ServiceContext => ({ db, tenantId: env.DEFAULT_TENANT, events, limits }),
+    context: authenticatedContext(authenticator, { db, events, limits }),
   });
 
   let stopping = false;

@@ -8,6 +8,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
 import { schema } from '../schema/index.js';
+import type { InitialContext } from './auth.js';
 import { createMaskError } from './mask-error.js';
 
 export type ThreadstoreYoga = YogaServerInstance<Record<string, unknown>, ServiceContext>;
@@ -17,7 +18,7 @@ export interface YogaOptions {
   /** Limits, metrics, request logging: run in this order, before yoga's own. */
   plugins: Plugin[];
   /** A fresh service context per operation (dataloaders cache per context object). */
-  context: () => ServiceContext;
+  context: (initial: InitialContext) => Promise<ServiceContext>;
 }
 
 /** Yoga's logger on pino: its messages are strings, so the arguments are joined. */

@@ -4,7 +4,7 @@
  * to other modules (items, lastItem, compactions, context) are added by those modules.
  */
 import { THREAD_EVENT_TYPES, type ThreadEventPayload } from '../pubsub/topics.js';
-import { builder } from '../schema/builder.js';
+import { builder, needs } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
 import {
   createThread,
@@ -64,6 +64,7 @@ export const ThreadRef = builder.objectRef<ThreadRecord>('Thread').implement({
 
 builder.queryField('thread', (t) =>
   t.field({
+    authScopes: needs('threads:read'),
     type: ThreadRef,
     nullable: true,
     description: 'A thread by id; null when it does not exist.',
@@ -101,6 +102,7 @@ const ThreadOrderByRef = builder.enumType('ThreadOrderBy', {
 builder.queryField('threads', (t) =>
   t.connection(
     {
+      authScopes: needs('threads:read'),
       type: ThreadRef,
       description: 'Default page size 50, maximum 500; keyset cursors.',
       args: {
@@ -152,6 +154,7 @@ const UpdateThreadPayloadRef = ThreadPayloadFields(
 
 builder.mutationField('createThread', (t) =>
   t.field({
+    authScopes: needs('threads:write'),
     type: CreateThreadPayloadRef,
     description: 'Creates a thread. CONFLICT when the id is taken.',
     args: { input: t.arg({ type: CreateThreadInputRef, required: true }) },
@@ -181,6 +184,7 @@ const UpdateThreadInputRef = builder.inputType('UpdateThreadInput', {
 
 builder.mutationField('updateThread', (t) =>
   t.field({
+    authScopes: needs('threads:write'),
     type: UpdateThreadPayloadRef,
     description: 'Changes the name, archived flag or metadata of a thread.',
     args: { input: t.arg({ type: UpdateThreadInputRef, required: true }) },
@@ -209,6 +213,7 @@ const DeleteThreadPayloadRef = builder
 
 builder.mutationField('deleteThread', (t) =>
   t.field({
+    authScopes: needs('threads:delete'),
     type: DeleteThreadPayloadRef,
     description: 'Deletes a thread and everything in it.',
     args: { input: t.arg({ type: DeleteThreadInputRef, required: true }) },
@@ -238,6 +243,7 @@ const ThreadEventRef = builder.objectRef<ThreadEventPayload>('ThreadEvent').impl
 
 builder.subscriptionField('threadEvents', (t) =>
   t.field({
+    authScopes: needs('threads:read'),
     type: ThreadEventRef,
     description:
       'Changes to threads, optionally of one agent, for live thread lists. addCompaction and clearCompactions emit COMPACTED, not ITEMS_APPENDED.',

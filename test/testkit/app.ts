@@ -14,6 +14,8 @@ export interface TestApp extends GraphQLClient {
   /** Database URL of this test app. */
   url: string;
   provider: TestProvider;
+  /** The same client, sending `authorization` as the Authorization header ("Bearer ..."). */
+  as(authorization: string): GraphQLClient;
   /** SQL statements sent while `work` runs. */
   countStatements(work: () => Promise<unknown>): Promise<{ count: number; log: string[] }>;
   /** Stops the app and drops its database (one given to buildTestApp is kept). */
@@ -36,16 +38,20 @@ export async function buildTestApp(
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...options,
   });
-  const client = graphqlClient((body) =>
-    app.yoga.fetch('http://threadstore.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body,
-    }),
-  );
+  // A loopback Host: without credentials, only loopback names are served (AUTH=optional).
+  const clientWith = (headers: Record<string, string>) =>
+    graphqlClient((body) =>
+      app.yoga.fetch('http://localhost/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        body,
+      }),
+    );
+  const client = clientWith({});
 
   return {
     ...client,
+    as: (authorization) => clientWith({ authorization }),
     app,
     url,
     provider: url.startsWith('file:') ? 'sqlite' : 'postgresql',

@@ -1,0 +1,72 @@
+/**
+ * Authentication on the way into GraphQL: each operation's ServiceContext acts as the identity
+ * of its credentials (src/identity/authenticate.ts). HTTP and SSE read the Authorization
+ * header; graphql-ws authenticates once per socket (graphql-ws.ts) and hands the identity in.
+ * Refused credentials are UNAUTHENTICATED with HTTP 401 and `WWW-Authenticate: Bearer`.
+ */
+import { GraphQLError } from 'graphql';
+import type { ServiceContext } from '../context.js';
+import type { Env } from '../env.js';
+import type { Authenticator } from '../identity/authenticate.js';
+import { type Identity, UnauthenticatedError } from '../identity/identity.js';
+import type { JwtSettings } from '../identity/jwt.js';
+
+/** What yoga (HTTP) or graphql-ws passes to the context factory. */
+export interface InitialContext {
+  request?: Request;
+  /** Set by the graphql-ws wiring once the socket's credentials were verified. */
+  identity?: Identity;
+}
+
+/** The GraphQL error for refused credentials: code UNAUTHENTICATED, HTTP 401. */
+export function unauthenticated(error: UnauthenticatedError): GraphQLError {
+  return new GraphQLError(error.message, {
+    extensions: {
+      code: 'UNAUTHENTICATED',
+      http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="threadstore"' } },
+    },
+  });
+}
+
+/**
+ * The identity of an HTTP request's credentials.
+ * @throws GraphQLError UNAUTHENTICATED (HTTP 401)
+ */
+export async function identityOfRequest(
+  authenticator: Authenticator,
+  request: Request | undefined,
+): Promise<Identity> {
+  try {
+    return await authenticator.authenticate(request?.headers.get('authorization'));
+  } catch (error) {
+    if (error instanceof UnauthenticatedError) throw unauthenticated(error);
+    throw error;
+  }
+}
+
+/**
+ * The context factory: the service context of the caller's identity (a fresh object per
+ * operation: dataloaders cache per context).
+ */
+export function authenticatedContext(
+  authenticator: Authenticator,
+  base: Omit<ServiceContext, 'identity' | 'tenantId'>,
+): (initial: InitialContext) => Promise<ServiceContext> {
+  return async (initial) => {
+    const identity = initial.identity ?? (await identityOfRequest(authenticator, initial.request));
+    return { ...base, identity, tenantId: identity.tenantId };
+  };
+}
+
+/** The JWT settings of the configuration. */
+export function jwtSettings(env: Env): JwtSettings {
+  return {
+    secret: env.AUTH_JWT_SECRET,
+    jwksUrl: env.AUTH_JWKS_URL,
+    jwksFile: env.AUTH_JWKS_FILE,
+    issuer: env.AUTH_JWT_ISSUER,
+    audience: env.AUTH_JWT_AUDIENCE,
+    tenantClaim: env.AUTH_TENANT_CLAIM,
+    scopesClaim: env.AUTH_SCOPES_CLAIM,
+  };
+}
