@@ -34,7 +34,7 @@ async function post(t: TestApp, query: string, headers: Record<string, string> =
     body: JSON.stringify({ query }),
   });
   type Body = {
-    data?: Record<string, any> | null;
+    data?: Record<string, unknown> | null;
     errors?: { message: string; extensions?: { code?: string } }[];
   };
   return {
