@@ -2,7 +2,8 @@
  * Relay connection arguments and opaque keyset cursors, shared by the thread list and the
  * item log. Cursors are base64url JSON; their content is not part of the contract.
  */
-import { BadUserInputError } from './errors.js';
+import { createHash } from 'node:crypto';
+import { BadUserInputError, quote } from './errors.js';
 
 /** first/after/last/before as GraphQL passes them. */
 export interface ConnectionArgs {
@@ -43,17 +44,38 @@ export function pageRequest(args: ConnectionArgs, maxPageSize: number): PageRequ
   return { direction: 'forward', limit: first ?? Math.min(DEFAULT_PAGE_SIZE, maxPageSize) };
 }
 
-/** Encodes a cursor payload as an opaque string. */
-export function encodeCursor(payload: unknown): string {
-  return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+const tenantTags = new Map<string, string>();
+
+/**
+ * A short tag of the tenant a cursor was minted for: a cursor is refused in another tenant
+ * (contract part identity: "a cursor minted for another tenant is BAD_USER_INPUT"), without
+ * putting the tenant id itself in the cursor.
+ */
+function tenantTag(tenantId: string): string {
+  let tag = tenantTags.get(tenantId);
+  if (tag === undefined) {
+    tag = createHash('sha256').update(tenantId, 'utf8').digest('base64url').slice(0, 10);
+    if (tenantTags.size > 10_000) tenantTags.clear();
+    tenantTags.set(tenantId, tag);
+  }
+  return tag;
+}
+
+/** Encodes a cursor payload (a JSON object) for `tenantId` as an opaque string. */
+export function encodeCursor(tenantId: string, payload: Record<string, unknown>): string {
+  return Buffer.from(JSON.stringify({ ...payload, n: tenantTag(tenantId) }), 'utf8').toString(
+    'base64url',
+  );
 }
 
 /**
- * Decodes a cursor made by encodeCursor and checks its shape.
+ * Decodes a cursor made by encodeCursor for the same tenant and checks its shape.
  * @param check returns the typed payload, or null when the shape is wrong
- * @throws BadUserInputError naming the argument for anything malformed
+ * @throws BadUserInputError naming the argument for anything malformed or minted for
+ *   another tenant
  */
 export function decodeCursor<T>(
+  tenantId: string,
   cursor: string,
   argument: string,
   check: (payload: unknown) => T | null,
@@ -63,7 +85,12 @@ export function decodeCursor<T>(
     if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
     const payload: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     // Only objects reach `check`: checks read properties, which null or a number would break.
-    if (typeof payload === 'object' && payload !== null && !Array.isArray(payload)) {
+    if (
+      typeof payload === 'object' &&
+      payload !== null &&
+      !Array.isArray(payload) &&
+      (payload as { n?: unknown }).n === tenantTag(tenantId)
+    ) {
       checked = check(payload);
     }
   } catch {
@@ -72,7 +99,7 @@ export function decodeCursor<T>(
   }
   if (checked === null) {
     throw new BadUserInputError(
-      `${argument}: "${cursor.slice(0, 80)}" is not a cursor of this connection; pass an edge cursor or pageInfo cursor from a previous page.`,
+      `${argument}: ${quote(cursor, 80)} is not a cursor of this connection; pass an edge cursor or pageInfo cursor from a previous page.`,
       { argument },
     );
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * The item log through the GraphQL endpoint: appendItems (every item type, seq rules,
  * all-or-nothing, limits, expectedSeq, idempotency keys), Thread.items paging, Query.item,
@@ -175,8 +176,15 @@ async function getItem(t: TestApp, threadId: string, seq: number): Promise<ItemO
 }
 
 /** A cursor made the way the service makes its own (base64url JSON), for tamper tests. */
-const rawCursor = (payload: unknown): string =>
-  Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+/** A cursor forged as the server makes them for tenant "local" (its tenant tag in `n`). */
+const rawCursor = (payload: unknown): string => {
+  const n = createHash('sha256').update('local').digest('base64url').slice(0, 10);
+  const body =
+    typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+      ? { ...payload, n }
+      : payload;
+  return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

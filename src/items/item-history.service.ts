@@ -32,8 +32,13 @@ export interface ItemPageArgs extends ConnectionArgs {
   types?: string[] | null;
 }
 
-function parseItemCursor(cursor: string, argument: string, threadId: string): number {
-  const parsed = decodeCursor(cursor, argument, (p) => {
+function parseItemCursor(
+  tenantId: string,
+  cursor: string,
+  argument: string,
+  threadId: string,
+): number {
+  const parsed = decodeCursor(tenantId, cursor, argument, (p) => {
     if (typeof p !== 'object' || p === null || Array.isArray(p)) return null;
     const c = p as { t?: unknown; s?: unknown };
     return typeof c.t === 'string' && isSeq(c.s) ? { threadId: c.t, seq: c.s } : null;
@@ -71,10 +76,13 @@ export async function listItems(
   // Exclusive bounds; upper null = none. Every bound stays within 32 bits (PostgreSQL integer).
   // `!= null`: an empty string is a malformed cursor, not a missing one.
   let lower = -1;
-  if (args.after != null) lower = Math.max(lower, parseItemCursor(args.after, 'after', thread.id));
+  if (args.after != null)
+    lower = Math.max(lower, parseItemCursor(ctx.tenantId, args.after, 'after', thread.id));
   if (args.afterSeq != null) lower = Math.max(lower, args.afterSeq);
   const uppers = [
-    ...(args.before != null ? [parseItemCursor(args.before, 'before', thread.id)] : []),
+    ...(args.before != null
+      ? [parseItemCursor(ctx.tenantId, args.before, 'before', thread.id)]
+      : []),
     ...(args.beforeSeq != null ? [args.beforeSeq] : []),
   ];
   const upper = uppers.length > 0 ? Math.min(...uppers) : null;
@@ -105,7 +113,7 @@ export async function listItems(
   return toConnection(
     rows,
     request,
-    (item) => encodeCursor({ t: thread.id, s: item.seq }),
+    (item) => encodeCursor(tenantId, { t: thread.id, s: item.seq }),
     (item) => item,
     otherSide,
     totalCount,

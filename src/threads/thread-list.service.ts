@@ -54,11 +54,16 @@ interface ThreadCursor extends ThreadPosition {
 
 function threadCursor(order: ThreadOrder, thread: ThreadRecord): string {
   const at = order.startsWith('UPDATED') ? thread.updatedAt : thread.createdAt;
-  return encodeCursor({ o: order, t: at.getTime(), i: thread.id });
+  return encodeCursor(thread.tenantId, { o: order, t: at.getTime(), i: thread.id });
 }
 
-function parseThreadCursor(cursor: string, argument: string, order: ThreadOrder): ThreadCursor {
-  const parsed = decodeCursor(cursor, argument, (p) => {
+function parseThreadCursor(
+  tenantId: string,
+  cursor: string,
+  argument: string,
+  order: ThreadOrder,
+): ThreadCursor {
+  const parsed = decodeCursor(tenantId, cursor, argument, (p) => {
     const c = p as { o?: unknown; t?: unknown; i?: unknown };
     return THREAD_ORDERS.includes(c.o as ThreadOrder) &&
       Number.isSafeInteger(c.t) &&
@@ -132,8 +137,10 @@ export async function listThreads(
   const request = pageRequest(args, ctx.limits.maxPageSize);
   const lister = threadLister(ctx.db, listQuery(ctx, args.filter ?? {}, order));
   // != null: an empty string is a malformed cursor, not a missing one.
-  const after = args.after != null ? parseThreadCursor(args.after, 'after', order) : null;
-  const before = args.before != null ? parseThreadCursor(args.before, 'before', order) : null;
+  const after =
+    args.after != null ? parseThreadCursor(ctx.tenantId, args.after, 'after', order) : null;
+  const before =
+    args.before != null ? parseThreadCursor(ctx.tenantId, args.before, 'before', order) : null;
   const forward = request.direction === 'forward';
   // limit + 1 also for first/last: 0, whose one extra row answers hasNextPage/hasPreviousPage.
   const rows = await lister.page({ after, before }, forward, request.limit + 1);
