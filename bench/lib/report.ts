@@ -27,7 +27,7 @@ export interface Machine {
 const PACKAGES = [
   'graphql-yoga',
   '@pothos/core',
-  '@pothos/plugin-prisma',
+  '@pothos/plugin-scope-auth',
   'graphql',
   'graphql-ws',
   'prisma',
