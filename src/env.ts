@@ -27,11 +27,13 @@ export class ConfigError extends Error {
  * one, is shown or logged.
  */
 export function redact(text: string): string {
-  return text
-    // Also URLs with slashes missing (postgres:/user:pw@..., redis::pw@...): typos are where
-    // a password is most likely to be echoed back in an error.
-    .replace(/([a-z][a-z0-9+.-]*:\/{0,2}[^:/?#@\s"]*:)[^\s"]*@/gi, '$1***@')
-    .replace(/([?&](?:ssl)?password=)[^&\s]*/gi, '$1***');
+  return (
+    text
+      // Also URLs with slashes missing (postgres:/user:pw@..., redis::pw@...): typos are where
+      // a password is most likely to be echoed back in an error.
+      .replace(/([a-z][a-z0-9+.-]*:\/{0,2}[^:/?#@\s"]*:)[^\s"]*@/gi, '$1***@')
+      .replace(/([?&](?:ssl)?password=)[^&\s]*/gi, '$1***')
+  );
 }
 
 const DATABASE_URL_FORMS =
