@@ -1,6 +1,6 @@
 /**
  * Prisma CLI configuration (used by `prisma generate`). The server itself never runs the
- * CLI: it applies committed migrations with Prisma's WebAssembly schema engine (src/db/migrate.ts).
+ * CLI: it applies committed migrations with Prisma's WebAssembly schema engine (src/db/migrations.ts).
  */
 import { defineConfig } from 'prisma/config';
 

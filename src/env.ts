@@ -27,9 +27,13 @@ export class ConfigError extends Error {
  * one, is shown or logged.
  */
 export function redact(text: string): string {
-  return text
-    .replace(/([a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)\S*@/gi, '$1***@')
-    .replace(/([?&](?:ssl)?password=)[^&\s]*/gi, '$1***');
+  return (
+    text
+      // Also URLs with slashes missing (postgres:/user:pw@..., redis::pw@...): typos are where
+      // a password is most likely to be echoed back in an error.
+      .replace(/([a-z][a-z0-9+.-]*:\/{0,2}[^:/?#@\s"]*:)[^\s"]*@/gi, '$1***@')
+      .replace(/([?&](?:ssl)?password=)[^&\s]*/gi, '$1***')
+  );
 }
 
 const DATABASE_URL_FORMS =
@@ -160,6 +164,12 @@ const envSchema = z.object({
   MAX_QUERY_COST: integer(1).default(1_000_000).describe('a whole number above 0'),
   IDEMPOTENCY_KEY_TTL_HOURS: integer(24).default(24).describe('a number of hours, at least 24'),
   MAX_PAGE_SIZE: integer(1).default(500).describe('a whole number above 0'),
+  SHUTDOWN_DELAY_MS: integer(0)
+    .default(0)
+    .describe('ms /readyz answers 503 before the listener closes (your health-check interval)'),
+  SHUTDOWN_TIMEOUT_MS: integer(0)
+    .default(10_000)
+    .describe('ms requests in flight may take after SIGTERM before connections are cut'),
 });
 
 /** Validated configuration; see the README's configuration table. AUTH is resolved. */

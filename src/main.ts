@@ -43,7 +43,12 @@ try {
 }
 
 const { version, commit } = buildInfo();
-const shown = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
+const shown =
+  env.HOST === '0.0.0.0' || env.HOST === '::'
+    ? 'localhost'
+    : env.HOST.includes(':')
+      ? `[${env.HOST}]`
+      : env.HOST;
 const database = redact(env.DATABASE_URL);
 logger.info(
   { version, commit, port, database, redis: env.REDIS_URL && redact(env.REDIS_URL) },
@@ -53,9 +58,13 @@ logger.info(
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    if (stopping) return;
+    if (stopping) {
+      // A second Ctrl-C or SIGTERM: the operator does not want to wait for the drain.
+      logger.warn({ signal }, 'stopping now, without waiting for requests in flight');
+      process.exit(1);
+    }
     stopping = true;
-    logger.info({ signal }, 'stopping');
+    logger.info({ signal }, 'stopping (send the signal again to stop at once)');
     app.stop().then(
       () => process.exit(0),
       (error: unknown) => {

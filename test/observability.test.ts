@@ -144,6 +144,19 @@ describe('GET /metrics', () => {
     await waitForSample('threadstore_live_followers{topic="thread-items"}', 0);
   });
 
+  it('bounds the operation-name label: clients cannot add series at will', async () => {
+    for (let i = 0; i < 260; i++) await post(`query Spray${i} { __typename }`);
+    const text = await metrics();
+    const names = new Set(
+      [...text.matchAll(/^graphql_envelop_request\{operationName="([^"]*)"/gm)].map((m) => m[1]),
+    );
+    expect(names.size).toBeLessThanOrEqual(201);
+    expect(names.has('(other)')).toBe(true);
+    expect(
+      sample(text, 'graphql_envelop_request{operationName="Append",operationType="mutation"}'),
+    ).toBe(3);
+  });
+
   it('reports the events waiting unread in follower queues', async () => {
     await post(
       'mutation { createThread(input: { id: "metrics-queue", agentId: "a" }) { thread { id } } }',

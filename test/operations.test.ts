@@ -81,4 +81,23 @@ describe('server process', () => {
     expect(await server.exited).toBe(0);
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
   });
+
+  it('on SIGTERM ends open SSE subscriptions and exits 0, and /readyz fails first', async () => {
+    const server = await startServer({ DATABASE_URL: database.url, SHUTDOWN_DELAY_MS: '600' });
+    await server.graphql(CREATE_THREAD, { id: 'sse-drain' });
+    const stream = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({
+        query: 'subscription { threadItems(threadId: "sse-drain", afterSeq: -1) { __typename } }',
+      }),
+    });
+    expect(stream.status).toBe(200);
+    const body = stream.text(); // resolves once the server ends the stream
+    server.process.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+    expect(await server.exited).toBe(0);
+    await expect(body).resolves.toContain('event: complete');
+  });
 });

@@ -38,6 +38,27 @@ describe('a bad setting stops the server with one line', () => {
     expect(line).not.toContain('hunter2');
   });
 
+  it.each([
+    ['DATABASE_URL', 'postgres:/app:hunter2@127.0.0.1:5432/x'],
+    ['DATABASE_URL', 'postgres:app:hunter2@127.0.0.1:5432/x'],
+    ['REDIS_URL', 'redis:/:hunter2@127.0.0.1:6379'],
+  ])('never shows the password of a URL with slashes missing (%s=%s)', async (setting, url) => {
+    const result = await runToExit({ DATABASE_URL: sqlite, [setting]: url });
+    expectOneLine(result, new RegExp(`^Configuration error: ${setting}=".*\\*\\*\\*@`), 'hunter2');
+  });
+
+  it.each([
+    ['a folder', () => `file:${tmpdir()}`, /it is a folder/],
+    [
+      'a file that is not a database',
+      () => `file:${join(root, 'package.json')}`,
+      /file is not a database/,
+    ],
+  ])('a SQLite path that cannot be a database: %s', async (_name, url, reason) => {
+    const result = await runToExit({ DATABASE_URL: url() });
+    expectOneLine(result, reason);
+  });
+
   it.each([[''], ['abc'], ['70000']])('PORT=%j', async (port) => {
     const result = await runToExit({ DATABASE_URL: sqlite, PORT: port });
     expectOneLine(

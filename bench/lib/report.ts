@@ -27,7 +27,7 @@ export interface Machine {
 const PACKAGES = [
   'graphql-yoga',
   '@pothos/core',
-  '@pothos/plugin-prisma',
+  '@pothos/plugin-relay',
   'graphql',
   'graphql-ws',
   'prisma',

@@ -6,7 +6,7 @@
  * type. A database that cannot be reached or opened is a ConfigError: one line naming the
  * setting, the server and what to do, never the password.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -193,9 +193,9 @@ function postgresConnectError(error: unknown, url: string, setting: string): Con
 // Failures to open or create a SQLite file: file system errors, SQLite's open errors, and
 // the schema engine's words for the same (it reports no code).
 const SQLITE_OPEN_CODES =
-  /^(EACCES|EPERM|EROFS|EEXIST|ENOTDIR|EISDIR|ENOENT|ENOSPC|SQLITE_(CANTOPEN|NOTADB|READONLY|PERM|CORRUPT)\w*)$/;
+  /^(EACCES|EPERM|EROFS|EEXIST|ENOTDIR|EISDIR|ENOENT|ENOSPC|SQLITE_(CANTOPEN|NOTADB|READONLY|PERM|CORRUPT|IOERR)\w*)$/;
 const SQLITE_OPEN_MESSAGES =
-  /^(file is not a database|unable to open database file|attempt to write a readonly database|database disk image is malformed)/;
+  /^(file is not a database|unable to open database file|attempt to write a readonly database|database disk image is malformed|disk I\/O error)/;
 
 /** A ConfigError when `error` means the SQLite file cannot be opened; else `error` itself. */
 function sqliteOpenError(error: unknown, url: string, setting: string): unknown {
@@ -210,6 +210,45 @@ function sqliteOpenError(error: unknown, url: string, setting: string): unknown 
 }
 
 /**
+ * Refuses a SQLite path that cannot be a database file before any engine sees it (the schema
+ * engine reports such paths without a code): a folder, or a file in a folder we cannot write.
+ * @throws ConfigError naming `setting`
+ */
+function checkSqlitePath(url: string, setting: string): void {
+  const path = resolve(url.replace(/^file:/, ''));
+  const problem = (() => {
+    if (existsSync(path) && statSync(path).isDirectory()) return 'it is a folder';
+    const folder = dirname(path);
+    if (!existsSync(folder)) return null; // created on open
+    try {
+      accessSync(folder, constants.W_OK);
+      return null;
+    } catch {
+      return `its folder ${folder} is not writable`;
+    }
+  })();
+  if (problem) {
+    throw new ConfigError(
+      setting,
+      `${setting}: cannot use ${path} as the SQLite database (${problem}): set ${setting} to file:<path of a database file in a writable folder>.`,
+    );
+  }
+  if (!existsSync(dirname(path))) return;
+  // Open it once with the driver, which names what is wrong (special file systems, a file
+  // that is not a database); the wasm schema engine would only say "External error".
+  try {
+    const probe = new BetterSqlite3(path, { timeout: 10_000 });
+    try {
+      probe.pragma('schema_version');
+    } finally {
+      probe.close();
+    }
+  } catch (error) {
+    throw sqliteOpenError(error, url, setting);
+  }
+}
+
+/**
  * Opens the database named by `url`, first applying committed migrations (before the client
  * connects, so no connection of ours holds a lock the schema engine waits for).
  * @throws ConfigError for an unsupported URL, or a database that cannot be reached or opened
@@ -218,6 +257,7 @@ function sqliteOpenError(error: unknown, url: string, setting: string): unknown 
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Database> {
   const setting = options.setting ?? 'DATABASE_URL';
   const provider = providerOf(url, setting);
+  if (provider === 'sqlite') checkSqlitePath(url, setting);
   try {
     return await connect(url, provider, options);
   } catch (error) {

@@ -103,8 +103,17 @@ export const BODY_FIELDS = Object.keys(bodySchemas) as BodyField[];
 
 /** The stored type each body field writes (`other` writes its own type). */
 export const TYPE_OF_BODY = Object.fromEntries(
-  ITEM_KINDS.flatMap((k) => (k.bodyField ? [[k.bodyField, k.type]] : [])),
+  // `satisfies`: every bodyField of ITEM_KINDS is a NewItem body field (a key of bodySchemas).
+  ITEM_KINDS.flatMap((k) =>
+    k.bodyField ? [[k.bodyField satisfies Exclude<BodyField, 'other'>, k.type]] : [],
+  ),
 ) as Record<Exclude<BodyField, 'other'>, KnownItemType>;
+for (const field of BODY_FIELDS) {
+  // A body field without a row in ITEM_KINDS would write items of no known type.
+  if (field !== 'other' && !Object.hasOwn(TYPE_OF_BODY, field)) {
+    throw new Error(`body field ${field} has no row in ITEM_KINDS`);
+  }
+}
 
 /**
  * Tool call arguments as the contract stores them: parsed when given as a JSON string (as

@@ -6,6 +6,7 @@ import { builder, needs } from '../schema/builder.js';
 import { ThreadRef } from '../threads/thread.schema.js';
 import { ItemRef, ItemStatusEnum } from './item.schema.js';
 import { appendItems, type NewItemInput, purgeItems } from './item.service.js';
+import { BODY_FIELDS, type BodyField } from './item-types.js';
 
 const TokenUsageInput = builder.inputType('TokenUsageInput', {
   description: 'Token counts reported by the model.',
@@ -16,7 +17,8 @@ const TokenUsageInput = builder.inputType('TokenUsageInput', {
   }),
 });
 
-const bodyInputs = {
+/** The input type of each NewItem body field; keyed like bodySchemas (item-types.ts). */
+const bodyInputs: Record<BodyField, ReturnType<typeof builder.inputType>> = {
   message: builder.inputType('MessageInput', {
     description: 'A message body.',
     fields: (t) => ({
@@ -92,15 +94,10 @@ export const NewItemInputRef = builder.inputType('NewItem', {
       type: 'DateTime',
       description: 'For importing history; defaults to the time of the append.',
     }),
-    message: t.field({ type: bodyInputs.message }),
-    toolCall: t.field({ type: bodyInputs.toolCall }),
-    toolResult: t.field({ type: bodyInputs.toolResult }),
-    reasoning: t.field({ type: bodyInputs.reasoning }),
-    error: t.field({ type: bodyInputs.error }),
-    resourceEvent: t.field({ type: bodyInputs.resourceEvent }),
-    slashCommand: t.field({ type: bodyInputs.slashCommand }),
-    terminal: t.field({ type: bodyInputs.terminal }),
-    other: t.field({ type: bodyInputs.other }),
+    // One optional field per body field (item-types.ts, bodySchemas).
+    ...Object.fromEntries(
+      BODY_FIELDS.map((field) => [field, t.field({ type: bodyInputs[field] })]),
+    ),
   }),
 });
 

@@ -11,7 +11,13 @@ import type { ThreadRecord } from '../threads/thread.store.js';
 import type { ItemRecord } from './item.store.js';
 import { findItem, lastItems, listItems } from './item-history.service.js';
 import { followThreadItems } from './item-stream.js';
-import { ITEM_STATUSES, itemTypeNameOf, KNOWN_ITEM_TYPES } from './item-types.js';
+import {
+  ITEM_KINDS,
+  ITEM_STATUSES,
+  type ItemTypeName,
+  itemTypeNameOf,
+  KNOWN_ITEM_TYPES,
+} from './item-types.js';
 
 export const ItemStatusEnum = builder.enumType('ItemStatus', {
   values: ITEM_STATUSES,
@@ -91,9 +97,11 @@ export const ConversationItemRef = builder.interfaceRef<ItemRecord>('Conversatio
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 type FieldsOf = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, ItemRecord>) => FieldMap;
 
+const itemObjectRefs = new Map<ItemTypeName, ReturnType<typeof itemType>>();
+
 /** Declares one item object type implementing Node and ConversationItem. */
-function itemType(name: string, description: string, fields: FieldsOf) {
-  return builder.objectRef<ItemRecord>(name).implement({
+function itemType(name: ItemTypeName, description: string, fields: FieldsOf) {
+  const ref = builder.objectRef<ItemRecord>(name).implement({
     description,
     interfaces: [NodeRef, ConversationItemRef],
     isTypeOf: (value) =>
@@ -104,6 +112,8 @@ function itemType(name: string, description: string, fields: FieldsOf) {
       itemTypeName(value as ItemRecord) === name,
     fields,
   });
+  itemObjectRefs.set(name, ref);
+  return ref;
 }
 
 export const MessageItemRef = itemType(
@@ -247,19 +257,14 @@ export const OtherItemRef = itemType(
   () => ({}),
 );
 
-/** Every item object type, in contract order. */
-export const ITEM_TYPES = [
-  MessageItemRef,
-  ToolCallItemRef,
-  ToolResultItemRef,
-  ReasoningItemRef,
-  ErrorItemRef,
-  CompactionItemRef,
-  ResourceEventItemRef,
-  SlashCommandItemRef,
-  TerminalItemRef,
-  OtherItemRef,
-] as const;
+/** Every item object type, in the order of the item-type table (item-types.ts), then OtherItem. */
+export const ITEM_TYPES = [...ITEM_KINDS.map((k) => k.graphqlType), 'OtherItem' as const].map(
+  (name) => {
+    const ref = itemObjectRefs.get(name);
+    if (!ref) throw new Error(`item type ${name} has no GraphQL object type`);
+    return ref;
+  },
+);
 
 export const ItemRef = builder.unionType('Item', {
   description: 'Any entry of the log, as its own type.',

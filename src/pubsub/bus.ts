@@ -28,6 +28,14 @@ export interface EventBus {
   onResync(handler: () => void): () => void;
   /** Tells every onResync handler that events may have been lost. */
   resync(): void;
+  /**
+   * Calls `handler` once when the bus closes (the server stops): follower queues end, so live
+   * subscriptions complete and their responses (SSE, graphql-ws) finish. Returns the function
+   * that stops it.
+   */
+  onClose(handler: () => void): () => void;
+  /** Closes the bus: every onClose handler runs once. */
+  close(): void;
 }
 
 /** The part of EventTarget the bus uses; yoga's Redis event target has the same shape. */
@@ -42,6 +50,7 @@ export function createEventBus(target: BusEventTarget = unboundedEventTarget()):
   let listeners = 0;
   let queued = 0;
   const resyncHandlers = new Set<() => void>();
+  const closeHandlers = new Set<() => void>();
   return {
     onResync(handler) {
       resyncHandlers.add(handler);
@@ -49,6 +58,14 @@ export function createEventBus(target: BusEventTarget = unboundedEventTarget()):
     },
     resync() {
       for (const handler of resyncHandlers) handler();
+    },
+    onClose(handler) {
+      closeHandlers.add(handler);
+      return () => closeHandlers.delete(handler);
+    },
+    close() {
+      for (const handler of [...closeHandlers]) handler();
+      closeHandlers.clear();
     },
     publish(topic, key, payload) {
       target.dispatchEvent(new CustomEvent(`${topic}:${key}`, { detail: payload }));

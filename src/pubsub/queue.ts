@@ -57,7 +57,8 @@ export function queueEvents<T extends keyof Topics, R = never>(
   });
   const stopResync: () => void =
     options.resync === undefined ? () => {} : bus.onResync(() => push(options.resync as R));
-  return {
+  const stopOnClose = bus.onClose(() => queue.close());
+  const queue: EventQueue<Topics[T] | R> = {
     async take() {
       for (;;) {
         if (closed) return null;
@@ -79,9 +80,11 @@ export function queueEvents<T extends keyof Topics, R = never>(
       buffer.length = 0;
       stopListening();
       stopResync();
+      stopOnClose();
       waiter?.();
     },
   };
+  return queue;
 }
 
 /**

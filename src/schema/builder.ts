@@ -41,7 +41,7 @@ export const builder = new SchemaBuilder<{
   },
   relay: {
     // Ids are the contract's own ("<threadId>:<seq>"), so Node and node/nodes are ours
-    // (src/schema/node.schema.ts), not the plugin's global ids.
+    // (src/nodes/node.schema.ts), not the plugin's global ids.
     nodeQueryOptions: false,
     nodesQueryOptions: false,
     clientMutationId: 'omit',

@@ -80,6 +80,29 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Stops accepting and waits for the requests in flight, at most `timeoutMs`; then cuts the
+ * connections that are left (a stuck client must not keep the process alive).
+ */
+async function drain(server: Server, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    }),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        server.closeAllConnections();
+        resolve();
+      }, timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
 /**
  * Builds the whole service from configuration.
  * @throws ConfigError when the database or Redis cannot be reached or opened
@@ -148,13 +171,12 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     stop: async () => {
       stopping = true;
       jobs.stop();
+      // /readyz answers 503 meanwhile, so a load balancer stops sending here first.
+      if (env.SHUTDOWN_DELAY_MS > 0) await sleep(env.SHUTDOWN_DELAY_MS);
+      // Live subscriptions complete (SSE responses end; clients resume with afterSeq).
+      events.close();
       await ws.close();
-      if (server.listening) {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
-      }
+      if (server.listening) await drain(server, env.SHUTDOWN_TIMEOUT_MS);
       await redis?.close();
       await db.close();
     },

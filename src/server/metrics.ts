@@ -11,6 +11,7 @@
  */
 import {
   createCounter,
+  createHistogram,
   type FillLabelsFnParams,
   usePrometheus,
 } from '@graphql-yoga/plugin-prometheus';
@@ -44,8 +45,72 @@ const PHASE_CODES: Record<string, string> = {
   context: 'INTERNAL_SERVER_ERROR',
 };
 
+/** Distinct operation names given a label of their own; later ones share OTHER_OPERATIONS. */
+const MAX_OPERATION_LABELS = 200;
+const OTHER_OPERATIONS = '(other)';
+
+/**
+ * The operation-name label, bounded: clients choose operation names, so without a cap a caller
+ * could add series (and memory) at will. The first MAX_OPERATION_LABELS names keep their own.
+ */
+function operationLabeller(): (name: string | undefined) => string {
+  const seen = new Set<string>();
+  return (name) => {
+    if (!name) return 'Anonymous';
+    if (seen.has(name)) return name;
+    if (seen.size >= MAX_OPERATION_LABELS || !/^[A-Za-z_]\w{0,63}$/.test(name)) {
+      return OTHER_OPERATIONS;
+    }
+    seen.add(name);
+    return name;
+  };
+}
+
 /** Yoga's Prometheus plugin on `registry`: the request, latency and error series only. */
 function graphqlPlugin(registry: Registry): Plugin {
+  const operationName = operationLabeller();
+  // Key order is the order labels are printed in.
+  const operationLabels = (params: FillLabelsFnParams) => ({
+    operationName: operationName(params.operationName),
+    operationType: params.operationType ?? 'unknown',
+  });
+  const requests = createCounter<'execute' | 'subscribe', 'operationType' | 'operationName'>({
+    registry,
+    counter: {
+      name: 'graphql_envelop_request',
+      help: 'Counts the GraphQL operations executed, by operation',
+      labelNames: ['operationType', 'operationName'],
+    },
+    fillLabelsFn: operationLabels,
+  });
+  const duration = createHistogram<'execute' | 'subscribe', 'operationType' | 'operationName'>({
+    registry,
+    histogram: {
+      name: 'graphql_envelop_request_duration',
+      help: 'Time spent on running the GraphQL operation from parse to execute, in seconds',
+      labelNames: ['operationType', 'operationName'],
+    },
+    fillLabelsFn: operationLabels,
+  });
+  type HttpLabel = 'operationType' | 'operationName' | 'method' | 'statusCode';
+  const http = createHistogram<
+    'request',
+    HttpLabel,
+    FillLabelsFnParams & { request: Request; response: Response }
+  >({
+    registry,
+    histogram: {
+      name: 'graphql_yoga_http_duration',
+      help: 'Time spent on HTTP connection, in seconds',
+      // No url label: it would carry GET requests' query strings (queries and variables).
+      labelNames: ['operationType', 'operationName', 'method', 'statusCode'],
+    },
+    fillLabelsFn: (params) => ({
+      ...operationLabels(params),
+      method: params.request.method,
+      statusCode: params.response.status,
+    }),
+  });
   type Phase = 'parse' | 'validate' | 'context' | 'execute' | 'subscribe';
   type Label = 'operationType' | 'operationName' | 'phase' | 'code';
   const errors = createCounter<Phase, Label, FillLabelsFnParams & { errorPhase: Phase }>({
@@ -61,7 +126,7 @@ function graphqlPlugin(registry: Registry): Plugin {
       const fallback = PHASE_CODES[phase] ?? 'UNKNOWN';
       return {
         operationType: params.operationType ?? 'unknown',
-        operationName: params.operationName ?? 'Anonymous',
+        operationName: operationName(params.operationName),
         phase,
         // A failed validation is reported once, without its errors.
         code: params.error ? clientErrorCode(params.error, fallback) : fallback,
@@ -71,13 +136,11 @@ function graphqlPlugin(registry: Registry): Plugin {
   return usePrometheus({
     registry,
     endpoint: '/metrics',
-    // The URL label would carry GET requests' query strings (queries and variables).
-    labels: { url: false },
     metrics: {
-      graphql_envelop_request: true,
-      graphql_envelop_request_duration: true,
+      graphql_envelop_request: requests,
+      graphql_envelop_request_duration: duration,
       graphql_envelop_error_result: errors,
-      graphql_yoga_http_duration: true,
+      graphql_yoga_http_duration: http,
       graphql_envelop_request_time_summary: false,
       graphql_envelop_phase_parse: false,
       graphql_envelop_phase_validate: false,
