@@ -50,9 +50,22 @@ const shown =
       ? `[${env.HOST}]`
       : env.HOST;
 const database = redact(env.DATABASE_URL);
+const authModes = {
+  required: 'AUTH=required (every request needs an API key or a JWT)',
+  optional:
+    'AUTH=optional (requests without credentials act as the default tenant; loopback Host names only)',
+  none: 'AUTH=none (no authentication)',
+};
 logger.info(
-  { version, commit, port, database, redis: env.REDIS_URL && redact(env.REDIS_URL) },
-  `threadstore ${version} (${commit.slice(0, 12)}) on http://${shown}:${port}/graphql (GraphiQL in a browser), database ${database}`,
+  {
+    version,
+    commit,
+    port,
+    database,
+    redis: env.REDIS_URL && redact(env.REDIS_URL),
+    auth: env.AUTH,
+  },
+  `threadstore ${version} (${commit.slice(0, 12)}) on http://${shown}:${port}/graphql (${env.GRAPHIQL ? 'GraphiQL in a browser' : 'GraphiQL off'}), database ${database}, ${authModes[env.AUTH]}`,
 );
 
 let stopping = false;

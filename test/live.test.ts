@@ -369,7 +369,7 @@ describe('threadItems over SSE', () => {
     const id = await createThread(t);
     await appendMessages(t, id, 2);
     const controller = new AbortController();
-    const response = await t.app.yoga.fetch('http://threadstore.test/graphql', {
+    const response = await t.app.yoga.fetch('http://localhost/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({

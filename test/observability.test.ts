@@ -210,7 +210,7 @@ describe('request log and request id', () => {
     expect(body.errors).toBeUndefined();
     expect(response.headers.get('x-request-id')).toBe('req-abc.123');
     await sleep(50);
-    const lines = logs.filter((log) => log.requestId === 'req-abc.123');
+    const lines = logs.filter((log) => log.requestId === 'req-abc.123' && log.msg === 'request');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       msg: 'request',
@@ -222,7 +222,12 @@ describe('request log and request id', () => {
     });
     expect(lines[0]!.durationMs).toEqual(expect.any(Number));
     expect(JSON.stringify(logs)).not.toContain('very-secret-content');
-    expect(JSON.stringify(logs)).not.toContain('metrics-1');
+    // The audit line of the mutation names its thread (issue 9, point 8); no other line does.
+    const audit = logs.filter((log) => log.requestId === 'req-abc.123' && log.msg === 'audit');
+    expect(audit).toEqual([
+      expect.objectContaining({ field: 'appendItems', threadId: 'metrics-1', outcome: 'ok' }),
+    ]);
+    expect(JSON.stringify(logs.filter((log) => log.msg !== 'audit'))).not.toContain('metrics-1');
   });
 
   it('replaces a missing or unusable request id with a new one', async () => {

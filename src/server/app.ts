@@ -1,11 +1,14 @@
 /**
  * buildApp(env) composes the service: the database, Redis and the event bus, metrics, yoga
- * (yoga.ts) behind the request limits (limits.ts), /healthz and /readyz (health.ts), /metrics
- * (metrics.ts), graphql-ws (graphql-ws.ts), the background jobs (jobs.ts) and the request log
- * (logging.ts). start(port) listens; stop() drains and closes everything.
+ * (yoga.ts) behind the request limits (limits.ts) and the per-tenant rate limit
+ * (rate-limit.ts), browser safety (browser.ts: Host, CSRF, CORS, introspection), the audit log
+ * (audit.ts), /healthz and /readyz (health.ts), /metrics (metrics.ts), graphql-ws
+ * (graphql-ws.ts), the background jobs (jobs.ts) and the request log (logging.ts).
+ * start(port) listens; stop() drains and closes everything.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { limitsFromEnv } from '../context.js';
 import { type Database, openDatabase } from '../db/client.js';
@@ -14,7 +17,17 @@ import { createAuthenticator } from '../identity/authenticate.js';
 import { createJwtVerifier } from '../identity/jwt.js';
 import { type BusEventTarget, createEventBus, type EventBus } from '../pubsub/bus.js';
 import { connectRedisEventTarget } from '../pubsub/redis.js';
+import { type Audit, auditPlugin, createAudit } from './audit.js';
 import { authenticatedContext, jwtSettings } from './auth.js';
+import {
+  corsOptions,
+  csrfPrevention,
+  introspectionOff,
+  loopbackHostOnly,
+  refuseForeignHost,
+  upgradeProblem,
+  varyOnOrigin,
+} from './browser.js';
 import { buildInfo } from './build-info.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { healthHandler } from './health.js';
@@ -22,7 +35,8 @@ import { startJobs } from './jobs.js';
 import { queryLimitPlugins, withBodyLimit } from './limits.js';
 import { createLogger, operationNamePlugin, withRequestLog } from './logging.js';
 import { createMetrics } from './metrics.js';
-import { createThreadstoreYoga, type ThreadstoreYoga } from './yoga.js';
+import { createRateLimiter, type RateLimiter, rateLimitPlugin } from './rate-limit.js';
+import { createThreadstoreYoga, type ThreadstoreYoga, type YogaOptions } from './yoga.js';
 
 export interface App {
   yoga: ThreadstoreYoga;
@@ -103,6 +117,83 @@ async function drain(server: Server, timeoutMs: number): Promise<void> {
   clearTimeout(timer);
 }
 
+const AUTH_NONE_WARNING =
+  'AUTH=none: no authentication, no Host check; anyone who reaches this port can read, change and delete every thread. Use it only on a private network, or set AUTH=required.';
+
+/**
+ * Yoga with its plugins, in order: browser safety (Host, CSRF, CORS, introspection), the query
+ * limits, the request log's operation name, the per-tenant rate limit, the audit log, metrics.
+ */
+function guardedYoga(
+  env: Env,
+  deps: {
+    logger: Logger;
+    audit: Audit;
+    rateLimiter: RateLimiter;
+    metricsPlugin: Plugin;
+    context: YogaOptions['context'];
+  },
+): ThreadstoreYoga {
+  const { audit } = deps;
+  return createThreadstoreYoga({
+    logger: deps.logger,
+    plugins: [
+      loopbackHostOnly(env.AUTH, audit),
+      csrfPrevention(audit),
+      varyOnOrigin(env.CORS_ORIGINS),
+      ...(env.INTROSPECTION ? [] : [introspectionOff()]),
+      ...queryLimitPlugins(env),
+      operationNamePlugin(),
+      rateLimitPlugin(deps.rateLimiter, audit, env.RATE_LIMIT_RPS),
+      auditPlugin(audit),
+      deps.metricsPlugin,
+    ],
+    context: deps.context,
+    graphiql: env.GRAPHIQL,
+    cors: corsOptions(env.CORS_ORIGINS),
+  });
+}
+
+/** graphql-ws's limits and upgrade checks from the configuration. */
+function wsLimits(env: Env) {
+  return {
+    initTimeoutMs: env.WS_INIT_TIMEOUT_MS,
+    maxConnections: env.WS_MAX_CONNECTIONS,
+    maxSubscriptions: env.WS_MAX_SUBSCRIPTIONS,
+    upgradeProblem: (req: IncomingMessage) => upgradeProblem(env.AUTH, env.CORS_ORIGINS, req),
+  };
+}
+
+/**
+ * The HTTP server: the Host guard (AUTH=optional), /healthz and /readyz, then yoga within the
+ * body limit; one log line per request.
+ */
+function httpServer(
+  env: Env,
+  deps: {
+    logger: Logger;
+    audit: Audit;
+    health: ReturnType<typeof healthHandler>;
+    yoga: ThreadstoreYoga;
+  },
+): Server {
+  const { logger, health } = deps;
+  const toYoga = withBodyLimit(env.MAX_BODY_BYTES, deps.yoga);
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (refuseForeignHost(env.AUTH, deps.audit, req, res)) return;
+    if (await health((req.url ?? '/').split('?')[0] ?? '/', res)) return;
+    await toYoga(req, res);
+  };
+  return createServer(
+    withRequestLog(logger, (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        logger.error({ err: error }, 'request failed');
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    }),
+  );
+}
+
 /**
  * Builds the whole service from configuration.
  * @throws ConfigError when the database or Redis cannot be reached or opened
@@ -137,28 +228,20 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     defaultTenant: env.DEFAULT_TENANT,
   });
 
-  const yoga = createThreadstoreYoga({
+  const audit = createAudit(logger);
+  const rateLimiter = await createRateLimiter(env, logger);
+  const yoga = guardedYoga(env, {
     logger,
-    plugins: [...queryLimitPlugins(env), operationNamePlugin(), metrics.plugin],
+    audit,
+    rateLimiter,
+    metricsPlugin: metrics.plugin,
     context: authenticatedContext(authenticator, { db, events, limits }),
   });
 
   let stopping = false;
   const health = healthHandler({ db, build, stopping: () => stopping });
-  const toYoga = withBodyLimit(env.MAX_BODY_BYTES, yoga);
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (await health((req.url ?? '/').split('?')[0] ?? '/', res)) return;
-    await toYoga(req, res);
-  };
-  const server = createServer(
-    withRequestLog(logger, (req, res) => {
-      handle(req, res).catch((error: unknown) => {
-        logger.error({ err: error }, 'request failed');
-        if (!res.headersSent) res.writeHead(500).end();
-      });
-    }),
-  );
-  const ws = attachGraphqlWs(server, yoga);
+  const server = httpServer(env, { logger, audit, health, yoga });
+  const ws = attachGraphqlWs(server, { yoga, authenticator, audit, logger, ...wsLimits(env) });
   const jobs = startJobs(db, env.IDEMPOTENCY_KEY_TTL_HOURS, logger);
 
   return {
@@ -167,7 +250,12 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     db,
     events,
     logger,
-    start: (port = env.PORT) => listen(server, port, env.HOST),
+    async start(port = env.PORT) {
+      const used = await listen(server, port, env.HOST);
+      // Redis' protected mode is the model: every start says so.
+      if (env.AUTH === 'none') logger.warn({ auth: env.AUTH }, AUTH_NONE_WARNING);
+      return used;
+    },
     stop: async () => {
       stopping = true;
       jobs.stop();
@@ -177,6 +265,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
       events.close();
       await ws.close();
       if (server.listening) await drain(server, env.SHUTDOWN_TIMEOUT_MS);
+      await rateLimiter.close();
       await redis?.close();
       await db.close();
     },

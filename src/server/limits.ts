@@ -54,7 +54,8 @@ export function queryLimitPlugins(env: Env): Plugin[] {
       maxTokens: { n: env.MAX_QUERY_TOKENS, onReject },
       costLimit: { maxCost: env.MAX_QUERY_COST, ignoreIntrospection: true, onReject },
       maxDirectives: { n: 50, onReject },
-      blockFieldSuggestion: { enabled: false },
+      // With introspection off, "Did you mean ...?" would reveal the schema field by field.
+      blockFieldSuggestion: { enabled: !env.INTROSPECTION },
     }) as Plugin,
     parseDepthGuard(),
   ];

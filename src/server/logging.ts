@@ -33,7 +33,7 @@ type LogRecord = Record<string, unknown>;
 
 // Shown in the message by prettyMessage, so not repeated below it.
 const PRETTY_HIDDEN =
-  'pid,hostname,requestId,method,path,operation,status,durationMs,aborted,version,commit,port,database,redis';
+  'pid,hostname,requestId,method,path,operation,status,durationMs,aborted,version,commit,port,database,redis,auth';
 
 /** One line for people: a request as "POST /graphql M 200 12.5 ms [id]", others as the message. */
 function prettyMessage(log: LogRecord, messageKey: string): string {
@@ -62,6 +62,11 @@ function prettyStream(): DestinationStream {
     ignore: PRETTY_HIDDEN,
     messageFormat: prettyMessage,
   });
+}
+
+/** The id of the HTTP request being served on the current async path, if any. */
+export function currentRequestId(): string | undefined {
+  return requestScope.getStore()?.id;
 }
 
 /**

@@ -1,10 +1,16 @@
 /**
- * The yoga instance: the schema, GraphiQL (served from the package, not a CDN), the bridge
- * from yoga's logger to pino, error masking, and the plugins the app composes in.
+ * The yoga instance: the schema, GraphiQL (served from the package, not a CDN; GRAPHIQL=false
+ * turns it off; its headers tab sends a token), CORS (browser.ts), the bridge from yoga's
+ * logger to pino, error masking, and the plugins the app composes in.
  */
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import {
+  createYoga,
+  type Plugin,
+  type YogaServerInstance,
+  type YogaServerOptions,
+} from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
 import { schema } from '../schema/index.js';
@@ -19,6 +25,10 @@ export interface YogaOptions {
   plugins: Plugin[];
   /** A fresh service context per operation (dataloaders cache per context object). */
   context: (initial: InitialContext) => Promise<ServiceContext>;
+  /** GRAPHIQL: serve GraphiQL to browsers. */
+  graphiql: boolean;
+  /** Yoga's `cors` option (browser.ts: listed origins only). */
+  cors: YogaServerOptions<Record<string, unknown>, ServiceContext>['cors'];
 }
 
 /** Yoga's logger on pino: its messages are strings, so the arguments are joined. */
@@ -35,12 +45,19 @@ function loggingBridge(logger: Logger) {
 }
 
 /** Builds yoga on /graphql with GraphiQL for browsers. */
-export function createThreadstoreYoga({ logger, plugins, context }: YogaOptions): ThreadstoreYoga {
+export function createThreadstoreYoga({
+  logger,
+  plugins,
+  context,
+  graphiql,
+  cors,
+}: YogaOptions): ThreadstoreYoga {
   return createYoga<Record<string, unknown>, ServiceContext>({
     schema,
     graphqlEndpoint: '/graphql',
     // GraphiQL served from the package itself, not a CDN: works on machines without internet.
-    graphiql: { title: 'threadstore' },
+    graphiql: graphiql ? { title: 'threadstore' } : false,
+    cors,
     renderGraphiQL,
     landingPage: false,
     logging: loggingBridge(logger),

@@ -24,7 +24,8 @@ export interface TestApp extends GraphQLClient {
 
 /**
  * Builds an app on a fresh database of the run's provider (TEST_PROVIDER: sqlite, the default,
- * or postgresql). `env` overrides configuration (limits, ...). `database`: an existing database
+ * or postgresql). `env` overrides configuration (limits, ...; the rate limit is lifted unless
+ * set). `database`: an existing database
  * to use instead (the bench's), which close() leaves in place.
  */
 export async function buildTestApp(
@@ -34,10 +35,15 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const owned: TestDatabase | null = database ? null : await createTestDatabase();
   const url = (database ?? owned)!.url;
-  const app = await buildApp(parseEnv({ LOG_LEVEL: 'silent', ...env, DATABASE_URL: url }), {
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    ...options,
-  });
+  // The per-tenant rate limit is lifted unless a test sets it (test/limits-identity.test.ts).
+  const lifted = { RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000' };
+  const app = await buildApp(
+    parseEnv({ LOG_LEVEL: 'silent', ...lifted, ...env, DATABASE_URL: url }),
+    {
+      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      ...options,
+    },
+  );
   // A loopback Host: without credentials, only loopback names are served (AUTH=optional).
   const clientWith = (headers: Record<string, string>) =>
     graphqlClient((body) =>

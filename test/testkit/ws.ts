@@ -11,13 +11,17 @@ import type {
   TestFollowSubscriptionVariables,
 } from '../generated/graphql.js';
 
-/** A graphql-ws client for `ws://127.0.0.1:<port>/graphql` that does not retry. */
-export function wsClient(port: number): Client {
+/**
+ * A graphql-ws client for `ws://127.0.0.1:<port>/graphql` that does not retry; `authorization`
+ * ("Bearer ...") is sent in connection_init.
+ */
+export function wsClient(port: number, authorization?: string): Client {
   return createClient({
     url: `ws://127.0.0.1:${port}/graphql`,
     webSocketImpl: WebSocket,
     retryAttempts: 0,
     lazy: true,
+    ...(authorization ? { connectionParams: { authorization } } : {}),
   });
 }
 
