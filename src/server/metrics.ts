@@ -66,9 +66,8 @@ function operationLabeller(): (name: string | undefined) => string {
   };
 }
 
-/** Yoga's Prometheus plugin on `registry`: the request, latency and error series only. */
-function graphqlPlugin(registry: Registry): Plugin {
-  const operationName = operationLabeller();
+/** The request, latency and HTTP series, with bounded operation-name labels. */
+function requestSeries(registry: Registry, operationName: (name: string | undefined) => string) {
   // Key order is the order labels are printed in.
   const operationLabels = (params: FillLabelsFnParams) => ({
     operationName: operationName(params.operationName),
@@ -93,11 +92,8 @@ function graphqlPlugin(registry: Registry): Plugin {
     fillLabelsFn: operationLabels,
   });
   type HttpLabel = 'operationType' | 'operationName' | 'method' | 'statusCode';
-  const http = createHistogram<
-    'request',
-    HttpLabel,
-    FillLabelsFnParams & { request: Request; response: Response }
-  >({
+  type HttpParams = FillLabelsFnParams & { request: Request; response: Response };
+  const http = createHistogram<'request', HttpLabel, HttpParams>({
     registry,
     histogram: {
       name: 'graphql_yoga_http_duration',
@@ -111,6 +107,13 @@ function graphqlPlugin(registry: Registry): Plugin {
       statusCode: params.response.status,
     }),
   });
+  return { requests, duration, http };
+}
+
+/** Yoga's Prometheus plugin on `registry`: the request, latency and error series only. */
+function graphqlPlugin(registry: Registry): Plugin {
+  const operationName = operationLabeller();
+  const { requests, duration, http } = requestSeries(registry, operationName);
   type Phase = 'parse' | 'validate' | 'context' | 'execute' | 'subscribe';
   type Label = 'operationType' | 'operationName' | 'phase' | 'code';
   const errors = createCounter<Phase, Label, FillLabelsFnParams & { errorPhase: Phase }>({
