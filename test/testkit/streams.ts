@@ -172,6 +172,8 @@ export interface RawSocket {
   opened: Promise<{ open: true } | { open: false; status: number | null }>;
   /** Resolves with the close code and reason. */
   closed: Promise<{ code: number; reason: string }>;
+  /** The close code and reason once closed, else null. */
+  closeInfo: { code: number; reason: string } | null;
   /** Sends a JSON message (or a string or buffer as is). */
   send(message: unknown): void;
   /** Waits up to `ms` for the close; 'open' when still open then. */
@@ -210,11 +212,12 @@ export function rawSocket(
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     ws.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
   );
-  return {
+  const raw: RawSocket = {
     ws,
     messages,
     opened,
     closed,
+    closeInfo: null,
     send: (message) =>
       ws.send(
         typeof message === 'string' || Buffer.isBuffer(message) ? message : JSON.stringify(message),
@@ -225,4 +228,8 @@ export function rawSocket(
       return result === 'open' ? 'open' : result.code;
     },
   };
+  closed.then((info) => {
+    raw.closeInfo = info;
+  });
+  return raw;
 }
