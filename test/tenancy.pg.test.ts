@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './testkit/database.js';
 import { type GraphQLClient, graphqlClient } from './testkit/graphql.js';
 import { freePort, runToExit, type ServerProcess, startServer } from './testkit/process.js';
-import { type Subscription, sseSubscribe, until, wsSubscribe } from './testkit/streams.js';
+import {
+  type Subscription,
+  sseSubscribe,
+  until,
+  untilLive,
+  wsSubscribe,
+} from './testkit/streams.js';
 
 const SECRET = 'tenancy-pg-test-secret-of-at-least-32-characters';
 const ALL_SCOPES = ['threads:read', 'threads:write', 'threads:delete', 'admin'];
@@ -257,29 +263,49 @@ describe('two instances on one PostgreSQL with Redis, AUTH=required', () => {
       const ea = subscribe(one, a, EVENTS);
       const eb = subscribe(one, b, EVENTS);
       open.push(ea, eb);
-      await sleep(500);
-      expect([...ea.errors, ...eb.errors]).toEqual([]);
+      // Each tenant renames a probe thread of its own (through the other instance) until its
+      // subscription reports it.
+      const probe = { a: `probe-a-${suffix}`, b: `probe-b-${suffix}` };
+      const threadIds = (s: Subscription) =>
+        s.results.map((r) => (r.threadEvents as { threadId: string }).threadId);
+      let n = 0;
+      for (const [auth, s, probeId] of [
+        [a, ea, probe.a],
+        [b, eb, probe.b],
+      ] as const) {
+        await client(two, auth).execute(CREATE, { input: { id: probeId, agentId: 'probe' } });
+        await untilLive(
+          s,
+          () =>
+            client(two, auth).execute(
+              'mutation($id: ID!, $name: String) { updateThread(input: { id: $id, name: $name }) { thread { id } } }',
+              { id: probeId, name: `${++n}` },
+            ),
+          () => threadIds(s).includes(probeId),
+        );
+      }
       await client(two, b).execute(CREATE, { input: { id, agentId: 'agent-b' } });
       await client(two, b).execute(APPEND, { input: { threadId: id, items: [msg('b')] } });
       await client(two, a).execute(CREATE, { input: { id, agentId: 'agent-a' } });
       await client(two, b).execute(
         `mutation { deleteThread(input: { id: "${id}" }) { deletedThreadId } }`,
       );
-      await until(
-        () => ea.results.length >= 1 && eb.results.length >= 3,
-        [ea, eb],
-        'events',
-        20_000,
-      );
+      const main = (s: Subscription) => threadIds(s).filter((t) => t === id).length;
+      await until(() => main(ea) >= 1 && main(eb) >= 3, [ea, eb], 'events', 20_000);
       await sleep(500);
-      const events = (s: Subscription) =>
-        s.results.map((r) => {
-          const e = r.threadEvents as { type: string; threadId: string; thread: unknown };
-          return [e.type, e.threadId, e.thread];
-        });
-      expect(events(ea)).toEqual([['CREATED', id, { agentId: 'agent-a' }]]);
-      expect(events(eb).map(([type]) => type)).toEqual(['CREATED', 'ITEMS_APPENDED', 'DELETED']);
-      for (const [, , thread] of events(eb)) {
+      // Everything but the tenant's own probe: another tenant's probe would show here.
+      const events = (s: Subscription, own: string) =>
+        s.results
+          .map((r) => r.threadEvents as { type: string; threadId: string; thread: unknown })
+          .filter((e) => e.threadId !== own)
+          .map((e) => [e.type, e.threadId, e.thread]);
+      expect(events(ea, probe.a)).toEqual([['CREATED', id, { agentId: 'agent-a' }]]);
+      expect(events(eb, probe.b).map(([type]) => type)).toEqual([
+        'CREATED',
+        'ITEMS_APPENDED',
+        'DELETED',
+      ]);
+      for (const [, , thread] of events(eb, probe.b)) {
         if (thread !== null) expect(thread).toEqual({ agentId: 'agent-b' });
       }
     });

@@ -14,7 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { type GraphQLClient, graphqlClient } from './testkit/graphql.js';
 import { runToExit } from './testkit/process.js';
-import { type Subscription, sseSubscribe, until, wsSubscribe } from './testkit/streams.js';
+import {
+  type Subscription,
+  sseSubscribe,
+  until,
+  untilLive,
+  wsSubscribe,
+} from './testkit/streams.js';
 
 const SECRET = 'tenancy-test-secret-of-at-least-32-characters';
 const ALL_SCOPES = ['threads:read', 'threads:write', 'threads:delete', 'admin'];
@@ -644,31 +650,49 @@ describe.each(IDENTITIES)('tenant isolation with $kind identities', ({ credentia
     });
 
     it('threadEvents: each tenant receives only its own thread changes', async () => {
-      const id = `events-${transport === 'SSE' ? 'sse' : 'ws'}`;
+      const suffix = transport === 'SSE' ? 'sse' : 'ws';
+      const id = `events-${suffix}`;
       const a = subscribe(creds.a, EVENTS);
       const b = subscribe(creds.b, EVENTS);
       open.push(a, b);
-      await sleep(500); // no acknowledgement to wait for: let both subscriptions start
-      expect([...a.errors, ...b.errors]).toEqual([]);
+      // Each tenant renames a probe thread of its own until its subscription reports it.
+      const probe = { a: `probe-a-${suffix}`, b: `probe-b-${suffix}` };
+      await A.execute(CREATE, { input: { id: probe.a, agentId: 'probe' } });
+      await B.execute(CREATE, { input: { id: probe.b, agentId: 'probe' } });
+      const threadIds = (s: Subscription) =>
+        s.results.map((r) => (r.threadEvents as { threadId: string }).threadId);
+      let n = 0;
+      await untilLive(
+        a,
+        () => A.execute(UPDATE, { input: { id: probe.a, name: `${++n}` } }),
+        () => threadIds(a).includes(probe.a),
+      );
+      await untilLive(
+        b,
+        () => B.execute(UPDATE, { input: { id: probe.b, name: `${++n}` } }),
+        () => threadIds(b).includes(probe.b),
+      );
       await B.execute(CREATE, { input: { id, agentId: 'agent-b', name: 'B events' } });
       await A.execute(CREATE, { input: { id, agentId: 'agent', name: 'A events' } });
       await B.execute(APPEND, { input: { threadId: id, items: [msg('b')] } });
       await B.execute(UPDATE, { input: { id, name: 'B renamed' } });
       await A.execute(APPEND, { input: { threadId: id, items: [msg('a')] } });
       await B.execute(DELETE, { id });
-      await until(() => a.results.length >= 2 && b.results.length >= 4, [a, b], 'events');
+      const main = (s: Subscription) => threadIds(s).filter((t) => t === id).length;
+      await until(() => main(a) >= 2 && main(b) >= 4, [a, b], 'events');
       await sleep(300);
-      const events = (s: Subscription) =>
-        s.results.map((r) => {
-          const e = r.threadEvents as { type: string; threadId: string; thread: unknown };
-          return [e.type, e.threadId, e.thread];
-        });
+      // Everything but the tenant's own probe: another tenant's probe would show here.
+      const events = (s: Subscription, own: string) =>
+        s.results
+          .map((r) => r.threadEvents as { type: string; threadId: string; thread: unknown })
+          .filter((e) => e.threadId !== own)
+          .map((e) => [e.type, e.threadId, e.thread]);
       const aThread = { id, name: 'A events', agentId: 'agent' };
-      expect(events(a)).toEqual([
+      expect(events(a, probe.a)).toEqual([
         ['CREATED', id, aThread],
         ['ITEMS_APPENDED', id, aThread],
       ]);
-      expect(events(b).map(([type, threadId]) => [type, threadId])).toEqual([
+      expect(events(b, probe.b).map(([type, threadId]) => [type, threadId])).toEqual([
         ['CREATED', id],
         ['ITEMS_APPENDED', id],
         ['UPDATED', id],
@@ -676,10 +700,10 @@ describe.each(IDENTITIES)('tenant isolation with $kind identities', ({ credentia
       ]);
       // Event.thread is read when the event is delivered: B's thread, or null once deleted,
       // never A's thread of the same id.
-      for (const [, , thread] of events(b)) {
+      for (const [, , thread] of events(b, probe.b)) {
         if (thread !== null) expect(thread).toMatchObject({ id, agentId: 'agent-b' });
       }
-      expect(events(b)[3]![2]).toBeNull();
+      expect(events(b, probe.b)[3]![2]).toBeNull();
       expect([...a.errors, ...b.errors]).toEqual([]);
     });
 

@@ -163,6 +163,32 @@ export async function until(
   }
 }
 
+/**
+ * Waits until a subscription that sends no acknowledgement (threadEvents) is live: calls
+ * `poke` (a write the subscription reports) every 250 ms until `seen` holds.
+ * @throws Error when the subscription fails or nothing is seen within `ms`
+ */
+export async function untilLive(
+  subscription: Subscription,
+  poke: () => Promise<unknown>,
+  seen: () => boolean,
+  ms = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!seen()) {
+    if (Date.now() > deadline) throw new Error('the subscription never reported a probe write');
+    await poke();
+    await until(
+      seen,
+      [subscription],
+      'a probe event',
+      Math.max(0, Math.min(250, deadline - Date.now())),
+    ).catch((error: Error) => {
+      if (subscription.errors.length > 0) throw error;
+    });
+  }
+}
+
 /** A raw WebSocket speaking graphql-transport-ws, for frames a client library would not send. */
 export interface RawSocket {
   ws: WebSocket;
