@@ -160,6 +160,7 @@ function wsLimits(env: Env) {
     initTimeoutMs: env.WS_INIT_TIMEOUT_MS,
     maxConnections: env.WS_MAX_CONNECTIONS,
     maxSubscriptions: env.WS_MAX_SUBSCRIPTIONS,
+    maxMessageBytes: env.MAX_BODY_BYTES,
     upgradeProblem: (req: IncomingMessage) => upgradeProblem(env.AUTH, env.CORS_ORIGINS, req),
   };
 }

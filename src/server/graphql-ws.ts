@@ -56,6 +56,8 @@ export interface GraphqlWsOptions {
   maxConnections: number;
   /** WS_MAX_SUBSCRIPTIONS: operations running at once on one socket. */
   maxSubscriptions: number;
+  /** MAX_BODY_BYTES: the largest message a socket may send (closed with 1009 beyond). */
+  maxMessageBytes: number;
   /** Why an upgrade request is refused (answered 403), or null (browser.ts). */
   upgradeProblem: (req: IncomingMessage) => string | null;
 }
@@ -132,7 +134,14 @@ async function prepareOperation(
   } catch (error) {
     return parseFailure(error);
   }
-  const errors = validate(schema, document);
+  let errors: readonly GraphQLError[];
+  try {
+    errors = validate(schema, document);
+  } catch (error) {
+    // graphql-armor's limits throw their rejection: it fails this operation, not the socket.
+    if (error instanceof GraphQLError) return [error];
+    throw error;
+  }
   if (errors.length) return errors;
   let contextValue: Awaited<ReturnType<typeof contextFactory>>;
   try {
@@ -157,7 +166,7 @@ async function prepareOperation(
 /** Serves graphql-ws on `server` at yoga's GraphQL endpoint. */
 export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): GraphqlWs {
   const { yoga, audit } = options;
-  const wsServer = new WebSocketServer({ noServer: true });
+  const wsServer = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes });
   routeUpgrades(server, wsServer, yoga.graphqlEndpoint, options.upgradeProblem, audit);
   const sessions = createWsSessions({
     authenticator: options.authenticator,
