@@ -129,6 +129,23 @@ describe('credentials', () => {
     expect(socket.messages).toEqual([]);
   });
 
+  it('closes an open socket of a revoked key at its next operation (4403)', async () => {
+    const key = await apiKey(['threads:read']);
+    const socket = await acknowledged({ authorization: `Bearer ${key.secret}` });
+    expect((await operation(socket, '1', VIEWER)).data?.viewer).toMatchObject({
+      method: 'API_KEY',
+    });
+    await adminClient.execute(
+      'mutation($id: ID!) { revokeApiKey(input: { id: $id }) { apiKey { id } } }',
+      {
+        id: key.id,
+      },
+    );
+    socket.send({ type: 'subscribe', id: '2', payload: { query: VIEWER } });
+    expect((await socket.closed).code).toBe(4403);
+    expect(socket.messages.filter((m) => m.id === '2' && m.type === 'next')).toEqual([]);
+  });
+
   it('serves any Host name with credentials (the Host check is for AUTH=optional only)', async () => {
     const answer = await rawHttp(port, {
       method: 'POST',

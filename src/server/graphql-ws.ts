@@ -106,6 +106,11 @@ async function prepareOperation(
   ctx: WsContext,
   params: SubscribePayload,
 ) {
+  if (!(await sessions.recheck(ctx))) {
+    return operationError(
+      new GraphQLError('The API key was revoked.', { extensions: { code: 'UNAUTHENTICATED' } }),
+    );
+  }
   const identity = sessions.identityOf(ctx);
   // This operation is already counted in ctx.subscriptions.
   if (Object.keys(ctx.subscriptions).length > options.maxSubscriptions) {

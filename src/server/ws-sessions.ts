@@ -58,6 +58,11 @@ export interface WsSessions {
   connect(ctx: WsContext): Promise<boolean>;
   /** The identity of an acknowledged socket. */
   identityOf(ctx: WsContext): Identity | undefined;
+  /**
+   * Before each operation of an API-key socket: the key is read again, so a revocation takes
+   * effect on the socket's next operation (it is then closed with 4403). False when closed.
+   */
+  recheck(ctx: WsContext): Promise<boolean>;
   /** graphql-ws onClose: clears the expiry timer and the connection count. */
   closed(ctx: WsContext, code: number | undefined): void;
 }
@@ -203,6 +208,11 @@ export function createWsSessions(deps: Deps): WsSessions {
       return true;
     },
     identityOf: (ctx) => sessions.get(ctx.extra)?.identity ?? undefined,
+    async recheck(ctx) {
+      const session = sessions.get(ctx.extra);
+      if (session?.identity?.method !== 'API_KEY') return true;
+      return (await authenticate(deps, ctx)) !== null;
+    },
     closed(ctx, code) {
       const session = sessions.get(ctx.extra);
       auditProtocolClose(audit, session?.identity ?? null, code);
