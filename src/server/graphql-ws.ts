@@ -106,11 +106,6 @@ async function prepareOperation(
   ctx: WsContext,
   params: SubscribePayload,
 ) {
-  if (!(await sessions.recheck(ctx))) {
-    return operationError(
-      new GraphQLError('The API key was revoked.', { extensions: { code: 'UNAUTHENTICATED' } }),
-    );
-  }
   const identity = sessions.identityOf(ctx);
   // This operation is already counted in ctx.subscriptions.
   if (Object.keys(ctx.subscriptions).length > options.maxSubscriptions) {
@@ -125,6 +120,12 @@ async function prepareOperation(
       rateLimited(
         `Too many operations on this WebSocket (at most ${options.maxSubscriptions} at once): complete one first, or open another connection.`,
       ),
+    );
+  }
+  // After the count: it must see this socket's operations as they arrive, before any await.
+  if (!(await sessions.recheck(ctx))) {
+    return operationError(
+      new GraphQLError('The API key was revoked.', { extensions: { code: 'UNAUTHENTICATED' } }),
     );
   }
   const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
