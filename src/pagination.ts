@@ -2,7 +2,7 @@
  * Relay connection arguments and opaque keyset cursors, shared by the thread list and the
  * item log. Cursors are base64url JSON; their content is not part of the contract.
  */
-import { BadUserInputError } from './errors.js';
+import { BadUserInputError, quote } from './errors.js';
 
 /** first/after/last/before as GraphQL passes them. */
 export interface ConnectionArgs {
@@ -72,7 +72,7 @@ export function decodeCursor<T>(
   }
   if (checked === null) {
     throw new BadUserInputError(
-      `${argument}: "${cursor.slice(0, 80)}" is not a cursor of this connection; pass an edge cursor or pageInfo cursor from a previous page.`,
+      `${argument}: ${quote(cursor, 80)} is not a cursor of this connection; pass an edge cursor or pageInfo cursor from a previous page.`,
       { argument },
     );
   }

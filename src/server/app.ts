@@ -9,9 +9,11 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { limitsFromEnv, type ServiceContext } from '../context.js';
 import { type Database, openDatabase } from '../db/client.js';
+import { watchCommits } from '../db/commit-watch.js';
 import { ConfigError, type Env } from '../env.js';
 import { type BusEventTarget, createEventBus, type EventBus } from '../pubsub/bus.js';
 import { connectRedisEventTarget } from '../pubsub/redis.js';
+import { otherWritersThreadEvents } from '../threads/thread-events.js';
 import { buildInfo } from './build-info.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { healthHandler } from './health.js';
@@ -78,6 +80,27 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 /**
+ * Brings commits of other processes on the same SQLite file (a second server, the importer),
+ * which publish nowhere this one listens, to this process's followers: threadItems followers
+ * re-read the database, threadEvents followers get events rebuilt from it (only without
+ * Redis: with it, servers share their events and would repeat them).
+ * @returns the bus for services (noting the thread events they publish) and the watch to stop
+ */
+function watchOtherProcesses(db: Database, bus: EventBus, redis: boolean, logger: Logger) {
+  const others = db.provider === 'sqlite' && !redis ? otherWritersThreadEvents(db, bus) : null;
+  const events = others?.observe(bus) ?? bus;
+  const commits = watchCommits(db, {
+    following: () => events.listenerCount() > 0,
+    onCommit: async () => {
+      events.resync();
+      await others?.check();
+    },
+    onError: (error) => logger.warn({ err: error }, 'reading commits of other processes failed'),
+  });
+  return { events, commits };
+}
+
+/**
  * Builds the whole service from configuration.
  * @throws ConfigError when the database or Redis cannot be reached or opened
  * @throws Error when a migration fails
@@ -88,6 +111,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     migrate: options.migrate,
     poolSize: env.DB_POOL_SIZE,
     statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+    sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
   });
   if (db.appliedMigrations.length)
     logger.info({ applied: db.appliedMigrations }, 'applied migrations');
@@ -100,7 +124,8 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
       : null;
   const build = buildInfo();
   const metrics = createMetrics({ db, redis, build });
-  const events = metrics.observeBus(createEventBus(options.eventTarget ?? redis?.target));
+  const bus = metrics.observeBus(createEventBus(options.eventTarget ?? redis?.target));
+  const { events, commits } = watchOtherProcesses(db, bus, redis !== null, logger);
   // After a Redis outage, events published meanwhile are lost: followers re-read the database.
   redis?.onReconnect(() => events.resync());
   const limits = limitsFromEnv(env);
@@ -139,6 +164,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     stop: async () => {
       stopping = true;
       jobs.stop();
+      await commits.stop();
       await ws.close();
       if (server.listening) {
         await new Promise<void>((resolve) => {

@@ -127,7 +127,8 @@ const CreateThreadInputRef = builder.inputType('CreateThreadInput', {
   description: 'A new thread.',
   fields: (t) => ({
     id: t.id({
-      description: 'Caller-chosen id (1-128 chars of [A-Za-z0-9._-]); generated when left out.',
+      description:
+        "Caller-chosen id (1-128 chars of [A-Za-z0-9._-]); generated when left out. CONFLICT when a thread with this id exists, or existed and was deleted: a deleted thread's id is never used again, so an item id always names the same item.",
     }),
     agentId: t.string({
       required: true,
@@ -153,7 +154,7 @@ const UpdateThreadPayloadRef = ThreadPayloadFields(
 builder.mutationField('createThread', (t) =>
   t.field({
     type: CreateThreadPayloadRef,
-    description: 'Creates a thread. CONFLICT when the id is taken.',
+    description: 'Creates a thread. CONFLICT when the id is taken or was used by a deleted thread.',
     args: { input: t.arg({ type: CreateThreadInputRef, required: true }) },
     resolve: async (_root, { input }, ctx) => ({
       thread: await createThread(ctx, {
@@ -210,7 +211,8 @@ const DeleteThreadPayloadRef = builder
 builder.mutationField('deleteThread', (t) =>
   t.field({
     type: DeleteThreadPayloadRef,
-    description: 'Deletes a thread and everything in it.',
+    description:
+      'Deletes a thread and everything in it. Its id is never used again (createThread answers CONFLICT).',
     args: { input: t.arg({ type: DeleteThreadInputRef, required: true }) },
     resolve: (_root, { input }, ctx) => deleteThread(ctx, String(input.id)),
   }),
