@@ -132,6 +132,15 @@ const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: integer(0)
     .default(30_000)
     .describe('a PostgreSQL statement timeout in ms (0 = none)'),
+  SQLITE_SYNCHRONOUS: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .pipe(z.enum(['FULL', 'NORMAL']))
+    .default('FULL')
+    .describe(
+      'FULL (a write is on disk when acknowledged) or NORMAL (faster; a power loss may lose the last writes)',
+    ),
   REDIS_URL: z
     .string()
     .refine((url) => /^rediss?:\/\//.test(url) && URL.canParse(url))

@@ -69,16 +69,38 @@ export function assertNoNul(value: string | null | undefined, field: string): vo
   }
 }
 
-/** The standard not-found error for a thread id. */
-export function threadNotFound(threadId: string): NotFoundError {
-  return new NotFoundError(`Thread "${threadId}" does not exist.`, { threadId });
+/**
+ * User input made safe to show: at most `maxChars` code points, cut only between code points
+ * (an emoji's surrogate pair is never split) with "…" when cut, and any lone surrogate of the
+ * input shown as U+FFFD, so the text stays well-formed for every JSON parser and UTF-8 encoder
+ * however long or broken the input. (Cuts may still fall inside a grapheme, such as between a
+ * flag's two regional indicators: that is well-formed text.)
+ * @param maxChars code points kept before "…" (one outside the BMP counts as one)
+ */
+export function wellFormed(text: string, maxChars: number): string {
+  let out = '';
+  let kept = 0;
+  // for...of walks code points: a pair comes whole, a lone surrogate alone.
+  for (const char of text) {
+    if (kept === maxChars) return `${out}…`;
+    out += char.length === 1 && char >= '\uD800' && char <= '\uDFFF' ? '\uFFFD' : char;
+    kept += 1;
+  }
+  return out;
 }
 
 /**
- * User input quoted in a message: at most `maxChars` code points, cut on a code point boundary
- * (never inside a surrogate pair) with "…" when cut, in double quotes.
+ * User input as an error message quotes it: in double quotes, shortened and made well-formed by
+ * wellFormed (`quote('abc', 2)` is `"ab…"`). Every message that repeats input uses it.
+ * @param maxChars code points kept before "…"
  */
 export function quote(text: string, maxChars: number): string {
-  const points = Array.from(text);
-  return `"${points.length > maxChars ? `${points.slice(0, maxChars).join('')}…` : text}"`;
+  return `"${wellFormed(text, maxChars)}"`;
+}
+
+/** The standard not-found error for a thread id (quoted: subscriptions pass it unchecked). */
+export function threadNotFound(threadId: string): NotFoundError {
+  return new NotFoundError(`Thread ${quote(threadId, 140)} does not exist.`, {
+    threadId: wellFormed(threadId, 140),
+  });
 }

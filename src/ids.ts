@@ -4,9 +4,11 @@
  * "<threadId>:<seq>"; a compaction record is "<threadId>:compaction:<markerSeq>"; an API key
  * is "apikey:<keyId>". Seqs are
  * 0-based 32-bit integers (GraphQL Int, PostgreSQL integer), handed out by the thread's
- * nextSeq counter (src/items/item.service.ts, reserveSeqs) and never reused.
+ * nextSeq counter (src/items/item.service.ts, reserveSeqs) and never reused. A deleted
+ * thread's id is never used again either: its tombstone keeps threadIdHash(id).
  */
-import { BadUserInputError } from './errors.js';
+import { createHash } from 'node:crypto';
+import { BadUserInputError, quote } from './errors.js';
 
 /** Thread ids: 1-128 chars of [A-Za-z0-9._-] (contract: Thread.id). */
 export const THREAD_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -31,10 +33,18 @@ export function isThreadId(id: string): boolean {
 export function assertThreadId(id: string, field = 'id'): void {
   if (!isThreadId(id)) {
     throw new BadUserInputError(
-      `${field}: "${id.slice(0, 140)}" is not a valid thread id; use 1-128 characters of A-Z, a-z, 0-9, ".", "_" and "-".`,
+      `${field}: ${quote(id, 140)} is not a valid thread id; use 1-128 characters of A-Z, a-z, 0-9, ".", "_" and "-".`,
       { field },
     );
   }
+}
+
+/**
+ * What a deleted thread's tombstone keeps of its id: SHA-256 of the id (UTF-8), 64 hex digits.
+ * Enough to refuse the id again (ids are never reused), without keeping the id itself.
+ */
+export function threadIdHash(threadId: string): string {
+  return createHash('sha256').update(threadId, 'utf8').digest('hex');
 }
 
 /** The stable id of an item (contract: ConversationItem.id). */

@@ -545,10 +545,9 @@ describe('deleteThread', () => {
 
     const again = await t.expectError(DELETE, { input: { id } });
     expect(again.code).toBe('NOT_FOUND');
-    // The id is free again: a new thread starts from seq 0.
-    const reborn = await create({ id, agentId: 'deleter' });
-    expect(reborn.nextSeq).toBe(0);
-    expect(reborn.itemCount).toBe(0);
+    // The id is never used again (test/tombstones.test.ts has the rest).
+    const reborn = await t.expectError(CREATE, { input: { id, agentId: 'deleter' } });
+    expect(reborn.code).toBe('CONFLICT');
   });
 
   it('deletes an empty thread and answers NOT_FOUND for an unknown one', async () => {

@@ -19,7 +19,7 @@ export type AppendItemsInput = {
 export type CreateThreadInput = {
   /** The owning agent; fixed for the life of the thread. */
   agentId: string;
-  /** Caller-chosen id (1-128 chars of [A-Za-z0-9._-]); generated when left out. */
+  /** Caller-chosen id (1-128 chars of [A-Za-z0-9._-]); generated when left out. CONFLICT when a thread with this id exists, or existed and was deleted: a deleted thread's id is never used again, so an item id always names the same item. */
   id?: string | number | null | undefined;
   /** A JSON object; {} when left out. */
   metadata?: unknown;

@@ -17,6 +17,7 @@ import { ConfigError, databaseUrlProblem } from '../env.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PrismaClient as PrismaPgClient } from '../generated/prisma-pg/client.js';
 import { applyMigrations, hasPendingMigrations, type Provider } from './migrations.js';
+import { serialisedSqlite } from './sqlite.js';
 
 export type Db = PrismaClient;
 
@@ -24,7 +25,11 @@ export type Db = PrismaClient;
 export interface Database {
   prisma: PrismaClient;
   provider: Provider;
-  /** SQL statements sent since start (BEGIN/COMMIT excluded); tests and benches read it. */
+  /**
+   * SQL statements sent since start (BEGIN/COMMIT/ROLLBACK and PRAGMAs excluded: the PRAGMA
+   * data_version poll of src/db/commit-watch.ts is not work of a request); tests and benches
+   * read it.
+   */
   statements: { count: number; log: string[] | null };
   /** Migrations applied when the database was opened (empty when it was current). */
   appliedMigrations: string[];
@@ -57,7 +62,15 @@ export interface OpenOptions {
   statementTimeoutMs?: number;
   /** The setting `url` came from, named in start-up errors (default DATABASE_URL). */
   setting?: string;
+  /**
+   * SQLite's synchronous setting (default FULL: a commit is on disk when it is acknowledged;
+   * NORMAL in WAL mode may lose the last commits on a power loss or OS crash, never the file).
+   */
+  sqliteSynchronous?: SqliteSynchronous;
 }
+
+/** SQLite synchronous settings threadstore allows (env.ts, SQLITE_SYNCHRONOUS). */
+export type SqliteSynchronous = 'FULL' | 'NORMAL';
 
 function sqliteFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
   const path = url.replace(/^file:/, '');
@@ -280,20 +293,24 @@ async function connect(url: string, provider: Provider, options: OpenOptions): P
   // Both generated clients have the same model API; services are typed against the SQLite one.
   const prisma = pool
     ? (new PrismaPgClient({ adapter: postgresFactory(pool), log }) as unknown as PrismaClient)
-    : new PrismaClient({ adapter: sqliteFactory(url), log });
+    : new PrismaClient({ adapter: serialisedSqlite(sqliteFactory(url)), log });
   const events = prisma as unknown as {
     $on(event: 'query', cb: (e: { query: string }) => void): void;
   };
   events.$on('query', (e) => {
-    if (/^(BEGIN|COMMIT|ROLLBACK)\b/i.test(e.query)) return;
+    if (/^(BEGIN|COMMIT|ROLLBACK|PRAGMA)\b/i.test(e.query)) return;
     statements.count += 1;
     statements.log?.push(e.query);
   });
   await prisma.$connect();
   if (provider === 'sqlite') {
-    // WAL lets readers go on while a write commits; NORMAL sync is safe in WAL mode.
+    // WAL lets readers go on while a write commits. FULL syncs the WAL at every commit, so an
+    // acknowledged write survives a power loss; NORMAL (opt-in) syncs only at checkpoints.
+    const synchronous = options.sqliteSynchronous ?? 'FULL';
     await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
-    await prisma.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
+    await prisma.$queryRawUnsafe(
+      `PRAGMA synchronous = ${synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`,
+    );
     await prisma.$queryRawUnsafe('PRAGMA foreign_keys = ON');
   }
   statements.count = 0;

@@ -60,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
   const env = parseEnv();
   const db = await openDatabase(values.database ?? env.DATABASE_URL, {
     setting: values.database === undefined ? 'DATABASE_URL' : '--database',
+    sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
   });
   const tenantId = values.tenant ?? env.DEFAULT_TENANT;
   const ctx: ServiceContext = {

@@ -9,8 +9,8 @@ import { prepareItem, reserveSeqs } from '../items/item.service.js';
 import { type ItemRecord, insertItems, type PreparedItem } from '../items/item.store.js';
 import { publishAppended } from '../items/item-events.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
-import { newThreadRow } from '../threads/thread.service.js';
-import { insertThread, type NewThreadRow, type ThreadRecord } from '../threads/thread.store.js';
+import { insertNewThread, newThreadRow } from '../threads/thread.service.js';
+import type { NewThreadRow, ThreadRecord } from '../threads/thread.store.js';
 import type { ParsedConversation } from './openai-chat.js';
 
 /** Rows per insert statement: appendItems' default batch, well under SQLite's variable limit. */
@@ -77,6 +77,7 @@ export async function importConversation(
  * Writes a prepared conversation: the thread, then its items through the same seq counter as
  * appendItems, in one transaction; publishes after commit.
  * @returns the thread as written
+ * @throws ConflictError when the thread's id is taken, or was used by a deleted thread
  */
 export async function writeConversation(
   ctx: ServiceContext,
@@ -88,7 +89,7 @@ export async function writeConversation(
   const { thread, records } = await transaction(
     ctx.db,
     async (tx) => {
-      let thread = await insertThread(tx, prepared.thread);
+      let thread = await insertNewThread(tx, prepared.thread);
       const records: ItemRecord[] = [];
       if (prepared.items.length > 0) {
         thread = await reserveSeqs(tx, tenantId, threadId, prepared.items.length, now);

@@ -11,6 +11,7 @@
  */
 import { basename } from 'node:path';
 import { pairToolCalls, type ToolItemRef } from '../compaction/context.js';
+import { quote } from '../errors.js';
 import type { NewItemInput } from '../items/item.service.js';
 import { parseToolArguments } from '../items/item-types.js';
 import { isJsonObject, type JsonValue } from '../json.js';
@@ -221,7 +222,7 @@ function parseConversation(source: Source, file: string): ParsedConversation {
   if (orphan) {
     throw fail(
       locate(orphan.message),
-      `the tool message answers tool_call_id "${orphan.callId}", but no earlier tool call ` +
+      `the tool message answers tool_call_id ${quote(orphan.callId ?? '', 256)}, but no earlier tool call ` +
         'with that id is waiting for a result',
     );
   }

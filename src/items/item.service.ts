@@ -12,7 +12,9 @@ import {
   BadUserInputError,
   ConflictError,
   PayloadTooLargeError,
+  quote,
   threadNotFound,
+  wellFormed,
 } from '../errors.js';
 import { assertThreadId } from '../ids.js';
 import { isStorableDate, jsonBytes, jsonDepth, jsonHash, MAX_JSON_DEPTH } from '../json.js';
@@ -137,9 +139,11 @@ export async function reserveSeqs(
 ): Promise<ThreadRecord> {
   const updated = await advanceNextSeq(tx, tenantId, threadId, count, now, expectedSeq);
   if (updated) return updated;
-  // No row updated: the thread is missing, or expectedSeq did not match.
-  const thread = await selectThread(tx, tenantId, threadId);
-  if (!thread) throw threadNotFound(threadId);
+  // No row updated: the thread did not exist when the UPDATE ran, or expectedSeq did not
+  // match. A thread that a concurrent create committed since (PostgreSQL's next statement sees
+  // it) did not exist for this write: NOT_FOUND, not a seq conflict.
+  const thread = expectedSeq == null ? null : await selectThread(tx, tenantId, threadId);
+  if (!thread || thread.nextSeq === expectedSeq) throw threadNotFound(threadId);
   throw new ConflictError(
     `expectedSeq is ${expectedSeq} but the thread's next seq is ${thread.nextSeq}; read the new items and retry.`,
     { threadId, expectedSeq, nextSeq: thread.nextSeq },
@@ -256,8 +260,8 @@ async function replayAppend(
   if (!record) return null;
   if (record.requestHash !== requestHash) {
     throw new ConflictError(
-      `idempotencyKey "${key}" was already used on this thread with different items; use a new key for a new append.`,
-      { threadId, idempotencyKey: key },
+      `idempotencyKey ${quote(key, MAX_IDEMPOTENCY_KEY_LENGTH)} was already used on this thread with different items; use a new key for a new append.`,
+      { threadId, idempotencyKey: wellFormed(key, MAX_IDEMPOTENCY_KEY_LENGTH) },
     );
   }
   const items = await selectItemRange(ctx.db.prisma, ctx.tenantId, threadId, {

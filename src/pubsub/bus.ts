@@ -17,6 +17,8 @@ export interface EventBus {
   ): () => void;
   /** Listeners currently registered (for leak checks). */
   listenerCount(): number;
+  /** The keys of `topic` that have at least one listener in this process. */
+  listenedKeys(topic: keyof Topics): string[];
   /** Follower queues report events they start (+n) or stop (-n) holding. */
   queued(delta: number): void;
   /** Events waiting unread in all follower queues of this process (the queue depth metric). */
@@ -49,6 +51,15 @@ export interface BusEventTarget {
 export function createEventBus(target: BusEventTarget = unboundedEventTarget()): EventBus {
   let listeners = 0;
   let queued = 0;
+  // Listeners per topic and key, for listenedKeys.
+  const byTopic = new Map<string, Map<string, number>>();
+  const count = (topic: string, key: string, delta: number) => {
+    const keys = byTopic.get(topic) ?? new Map<string, number>();
+    byTopic.set(topic, keys);
+    const n = (keys.get(key) ?? 0) + delta;
+    if (n > 0) keys.set(key, n);
+    else keys.delete(key);
+  };
   const resyncHandlers = new Set<() => void>();
   const closeHandlers = new Set<() => void>();
   return {
@@ -74,15 +85,18 @@ export function createEventBus(target: BusEventTarget = unboundedEventTarget()):
       const listener = (event: Event) => handler((event as CustomEvent).detail);
       target.addEventListener(`${topic}:${key}`, listener);
       listeners += 1;
+      count(topic, key, 1);
       let active = true;
       return () => {
         if (!active) return;
         active = false;
         listeners -= 1;
+        count(topic, key, -1);
         target.removeEventListener(`${topic}:${key}`, listener);
       };
     },
     listenerCount: () => listeners,
+    listenedKeys: (topic) => [...(byTopic.get(topic)?.keys() ?? [])],
     queued(delta) {
       queued += delta;
     },

@@ -12,11 +12,13 @@ import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { limitsFromEnv } from '../context.js';
 import { type Database, openDatabase } from '../db/client.js';
+import { watchCommits } from '../db/commit-watch.js';
 import { ConfigError, type Env } from '../env.js';
 import { createAuthenticator } from '../identity/authenticate.js';
 import { createJwtVerifier } from '../identity/jwt.js';
 import { type BusEventTarget, createEventBus, type EventBus } from '../pubsub/bus.js';
 import { connectRedisEventTarget } from '../pubsub/redis.js';
+import { otherWritersThreadEvents } from '../threads/thread-events.js';
 import { type Audit, auditPlugin, createAudit } from './audit.js';
 import { authenticatedContext, jwtSettings } from './auth.js';
 import {
@@ -196,6 +198,27 @@ function httpServer(
 }
 
 /**
+ * Brings commits of other processes on the same SQLite file (a second server, the importer),
+ * which publish nowhere this one listens, to this process's followers: threadItems followers
+ * re-read the database, threadEvents followers get events rebuilt from it (only without
+ * Redis: with it, servers share their events and would repeat them).
+ * @returns the bus for services (noting the thread events they publish) and the watch to stop
+ */
+function watchOtherProcesses(db: Database, bus: EventBus, redis: boolean, logger: Logger) {
+  const others = db.provider === 'sqlite' && !redis ? otherWritersThreadEvents(db, bus) : null;
+  const events = others?.observe(bus) ?? bus;
+  const commits = watchCommits(db, {
+    following: () => events.listenerCount() > 0,
+    onCommit: async () => {
+      events.resync();
+      await others?.check();
+    },
+    onError: (error) => logger.warn({ err: error }, 'reading commits of other processes failed'),
+  });
+  return { events, commits };
+}
+
+/**
  * Builds the whole service from configuration.
  * @throws ConfigError when the database or Redis cannot be reached or opened
  * @throws Error when a migration fails
@@ -206,6 +229,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     migrate: options.migrate,
     poolSize: env.DB_POOL_SIZE,
     statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+    sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
   });
   if (db.appliedMigrations.length)
     logger.info({ applied: db.appliedMigrations }, 'applied migrations');
@@ -218,7 +242,8 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
       : null;
   const build = buildInfo();
   const metrics = createMetrics({ db, redis, build });
-  const events = metrics.observeBus(createEventBus(options.eventTarget ?? redis?.target));
+  const bus = metrics.observeBus(createEventBus(options.eventTarget ?? redis?.target));
+  const { events, commits } = watchOtherProcesses(db, bus, redis !== null, logger);
   // After a Redis outage, events published meanwhile are lost: followers re-read the database.
   redis?.onReconnect(() => events.resync());
   const limits = limitsFromEnv(env);
@@ -263,6 +288,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
       // /readyz answers 503 meanwhile, so a load balancer stops sending here first.
       if (env.SHUTDOWN_DELAY_MS > 0) await sleep(env.SHUTDOWN_DELAY_MS);
       // Live subscriptions complete (SSE responses end; clients resume with afterSeq).
+      await commits.stop();
       events.close();
       await ws.close();
       if (server.listening) await drain(server, env.SHUTDOWN_TIMEOUT_MS);

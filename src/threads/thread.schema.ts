@@ -129,7 +129,8 @@ const CreateThreadInputRef = builder.inputType('CreateThreadInput', {
   description: 'A new thread.',
   fields: (t) => ({
     id: t.id({
-      description: 'Caller-chosen id (1-128 chars of [A-Za-z0-9._-]); generated when left out.',
+      description:
+        "Caller-chosen id (1-128 chars of [A-Za-z0-9._-]); generated when left out. CONFLICT when a thread with this id exists, or existed and was deleted: a deleted thread's id is never used again, so an item id always names the same item.",
     }),
     agentId: t.string({
       required: true,
@@ -156,7 +157,7 @@ builder.mutationField('createThread', (t) =>
   t.field({
     authScopes: needs('threads:write'),
     type: CreateThreadPayloadRef,
-    description: 'Creates a thread. CONFLICT when the id is taken.',
+    description: 'Creates a thread. CONFLICT when the id is taken or was used by a deleted thread.',
     args: { input: t.arg({ type: CreateThreadInputRef, required: true }) },
     resolve: async (_root, { input }, ctx) => ({
       thread: await createThread(ctx, {
@@ -215,7 +216,8 @@ builder.mutationField('deleteThread', (t) =>
   t.field({
     authScopes: needs('threads:delete'),
     type: DeleteThreadPayloadRef,
-    description: 'Deletes a thread and everything in it.',
+    description:
+      'Deletes a thread and everything in it. Its id is never used again (createThread answers CONFLICT).',
     args: { input: t.arg({ type: DeleteThreadInputRef, required: true }) },
     resolve: (_root, { input }, ctx) => deleteThread(ctx, String(input.id)),
   }),

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { deleteCompactionRows } from '../compaction/compaction.store.js';
 import type { ServiceContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { transaction } from '../db/transaction.js';
+import { type Executor, transaction } from '../db/transaction.js';
 import {
   assertNoNul,
   BadUserInputError,
@@ -14,7 +14,7 @@ import {
   PayloadTooLargeError,
   threadNotFound,
 } from '../errors.js';
-import { assertThreadId, isThreadId } from '../ids.js';
+import { assertThreadId, isThreadId, threadIdHash } from '../ids.js';
 import { deleteIdempotencyKeys, deleteThreadItems } from '../items/item.store.js';
 import { filterableJson, isJsonObject, jsonBytes, jsonDepth, MAX_JSON_DEPTH } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
@@ -22,11 +22,13 @@ import { threadKey } from '../pubsub/topics.js';
 import {
   deleteThreadRow,
   insertThread,
+  insertTombstone,
   type NewThreadRow,
   selectThread,
   selectThreads,
   type ThreadChanges,
   type ThreadRecord,
+  tombstoneExists,
   touchThread,
   updateThreadRow,
 } from './thread.store.js';
@@ -134,9 +136,42 @@ export function newThreadRow(
 }
 
 /**
+ * Inserts a new thread inside the caller's transaction: the one way a thread row is created
+ * (createThread, the transcript importer).
+ *
+ * An id is never used twice in a tenant, also after its thread was deleted (the contract's
+ * CreateThreadInput.id): the tombstone is read after the insert, in the same transaction, so a
+ * delete racing this insert cannot be missed. On PostgreSQL the insert waits for a delete of
+ * the same id that is in flight (the unique index holds the row it is deleting) and the next
+ * statement sees what it committed, tombstone included; on SQLite writers take turns.
+ * @throws ConflictError when a thread with this id exists, or existed and was deleted
+ */
+export async function insertNewThread(tx: Executor, row: NewThreadRow): Promise<ThreadRecord> {
+  let thread: ThreadRecord;
+  try {
+    thread = await insertThread(tx, row);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new ConflictError(
+        `A thread with id "${row.id}" already exists; pick another id, or leave id out to get a generated one.`,
+        { threadId: row.id },
+      );
+    }
+    throw error;
+  }
+  if (await tombstoneExists(tx, row.tenantId, threadIdHash(row.id))) {
+    throw new ConflictError(
+      `The thread with id "${row.id}" was deleted; thread ids are never reused, pick another id (or leave id out to get a generated one).`,
+      { threadId: row.id },
+    );
+  }
+  return thread;
+}
+
+/**
  * Creates a thread. A missing id gets a random UUID.
  * @throws BadUserInputError for an invalid id, agentId, name or metadata
- * @throws ConflictError when the id is taken in this tenant
+ * @throws ConflictError when the id is taken in this tenant, or was used by a deleted thread
  */
 export async function createThread(
   ctx: ServiceContext,
@@ -144,15 +179,7 @@ export async function createThread(
 ): Promise<ThreadRecord> {
   const now = new Date();
   const row = newThreadRow(ctx, input, now);
-  let thread: ThreadRecord;
-  try {
-    thread = await insertThread(ctx.db.prisma, row);
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new ConflictError(`A thread with id "${row.id}" already exists.`, { threadId: row.id });
-    }
-    throw error;
-  }
+  const thread = await transaction(ctx.db, (tx) => insertNewThread(tx, row));
   publishThreadEvent(ctx.events, ctx.tenantId, 'CREATED', thread, now);
   return thread;
 }
@@ -231,7 +258,8 @@ export interface DeleteThreadResult {
 
 /**
  * Deletes a thread with every item, compaction record and idempotency key (right to erasure),
- * in one transaction. Live followers of the thread are ended.
+ * in one transaction that also writes the id's tombstone, so the id is never used again
+ * (insertNewThread). Live followers of the thread are ended.
  * @throws NotFoundError
  */
 export async function deleteThread(ctx: ServiceContext, id: string): Promise<DeleteThreadResult> {
@@ -246,6 +274,7 @@ export async function deleteThread(ctx: ServiceContext, id: string): Promise<Del
     const compactionsDeleted = await deleteCompactionRows(tx, tenantId, id);
     await deleteIdempotencyKeys(tx, tenantId, id);
     await deleteThreadRow(tx, tenantId, id);
+    await insertTombstone(tx, tenantId, threadIdHash(id), new Date());
     return { thread, itemsDeleted, compactionsDeleted };
   });
   publishThreadEvent(ctx.events, tenantId, 'DELETED', result.thread, new Date());

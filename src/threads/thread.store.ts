@@ -159,6 +159,78 @@ export async function deleteThreadRow(tx: Executor, tenantId: string, id: string
   await tx.thread.delete({ where: { tenantId_id: { tenantId, id } } });
 }
 
+/**
+ * Writes the tombstone of a deleted thread (or moves its time, should one exist), in the
+ * delete's transaction. It keeps the tenant, the id's hash (ids.ts, threadIdHash) and the time.
+ */
+export async function insertTombstone(
+  tx: Executor,
+  tenantId: string,
+  idHash: string,
+  deletedAt: Date,
+): Promise<void> {
+  await tx.threadTombstone.upsert({
+    where: { tenantId_idHash: { tenantId, idHash } },
+    create: { tenantId, idHash, deletedAt },
+    update: { deletedAt },
+  });
+}
+
+/** True when the tenant has a tombstone with this id hash (the id was used and deleted). */
+export async function tombstoneExists(
+  db: Executor,
+  tenantId: string,
+  idHash: string,
+): Promise<boolean> {
+  const rows = await db.$queryRaw<unknown[]>`
+    SELECT 1 FROM "ThreadTombstone" WHERE "tenantId" = ${tenantId} AND "idHash" = ${idHash}`;
+  return rows.length > 0;
+}
+
+/**
+ * The tombstones of these tenants written after `since`, in one statement (it reads the
+ * tenants' tombstones: there is no index on the time), for noticing other processes' deletes.
+ */
+export async function selectTombstonesSince(
+  db: Executor,
+  tenantIds: readonly string[],
+  since: Date,
+): Promise<{ tenantId: string; idHash: string; deletedAt: Date }[]> {
+  if (tenantIds.length === 0) return [];
+  const rows = await db.$queryRaw<{ tenantId: string; idHash: string; deletedAt: Date }[]>`
+    SELECT "tenantId", "idHash", "deletedAt" FROM "ThreadTombstone"
+    WHERE "tenantId" IN (${Prisma.join(tenantIds)}) AND "deletedAt" > ${since}`;
+  return rows.map((row) => ({ ...row, deletedAt: new Date(row.deletedAt) }));
+}
+
+/** What tells that a thread changed: its keys, owner and times. */
+export type ThreadStamp = Pick<
+  ThreadRecord,
+  'tenantId' | 'id' | 'agentId' | 'createdAt' | 'updatedAt'
+>;
+
+/**
+ * Threads of these tenants with updatedAt after `since`, in one statement (the index on
+ * tenantId, updatedAt), for noticing what other processes wrote (threads/thread-events.ts).
+ */
+export async function selectThreadsChangedSince(
+  db: Executor,
+  tenantIds: readonly string[],
+  since: Date,
+): Promise<ThreadStamp[]> {
+  if (tenantIds.length === 0) return [];
+  const rows = await db.$queryRaw<ThreadStamp[]>`
+    SELECT "tenantId", "id", "agentId", "createdAt", "updatedAt" FROM "Thread"
+    WHERE "tenantId" IN (${Prisma.join(tenantIds)}) AND "updatedAt" > ${since}`;
+  return rows.map((row) => ({
+    tenantId: row.tenantId,
+    id: row.id,
+    agentId: row.agentId,
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+  }));
+}
+
 /** Which list order: the time column and direction; ties by id ascending. */
 export interface ThreadListOrder {
   column: 'updatedAt' | 'createdAt';

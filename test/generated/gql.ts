@@ -21,11 +21,28 @@ type Documents = {
     "\n  mutation OperationsCreateThread($id: ID!) {\n    createThread(input: { id: $id, agentId: \"a\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.OperationsCreateThreadDocument,
     "\n  query OperationsThread($id: ID!) {\n    thread(id: $id) {\n      id\n      agentId\n    }\n  }\n": typeof types.OperationsThreadDocument,
     "\n  mutation OperationsAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": typeof types.OperationsAppendDocument,
+    "\n  mutation SafetyCreate($id: ID!) {\n    createThread(input: { id: $id, agentId: \"safety\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.SafetyCreateDocument,
+    "\n  query SafetyThreadsAfter($after: String!) {\n    threads(after: $after) {\n      totalCount\n    }\n  }\n": typeof types.SafetyThreadsAfterDocument,
+    "\n  query SafetyItemsAfter($id: ID!, $after: String!) {\n    thread(id: $id) {\n      items(after: $after) {\n        totalCount\n      }\n    }\n  }\n": typeof types.SafetyItemsAfterDocument,
+    "\n  query SafetyThread($id: ID!) {\n    thread(id: $id) {\n      id\n    }\n  }\n": typeof types.SafetyThreadDocument,
+    "\n  mutation SharedSqliteCreate($id: ID!, $agentId: String!) {\n    createThread(input: { id: $id, agentId: $agentId }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.SharedSqliteCreateDocument,
+    "\n  mutation SharedSqliteAppend($threadId: ID!, $content: String!) {\n    appendItems(input: { threadId: $threadId, items: [{ message: { role: \"user\", content: $content } }] }) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": typeof types.SharedSqliteAppendDocument,
+    "\n  mutation SharedSqliteRename($id: ID!) {\n    updateThread(input: { id: $id, name: \"renamed elsewhere\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.SharedSqliteRenameDocument,
+    "\n  mutation SharedSqliteDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n    }\n  }\n": typeof types.SharedSqliteDeleteDocument,
+    "\n  subscription SharedSqliteEvents($agentId: String) {\n    threadEvents(agentId: $agentId) {\n      type\n      threadId\n      thread {\n        name\n      }\n    }\n  }\n": typeof types.SharedSqliteEventsDocument,
     "\n  query StatementsThreadList($first: Int) {\n    threads(first: $first, filter: { agentId: \"statements\" }) {\n      edges {\n        node {\n          id\n          name\n          lastItem {\n            __typename\n            ... on ConversationItem {\n              seq\n            }\n          }\n          itemCount\n        }\n      }\n    }\n  }\n": typeof types.StatementsThreadListDocument,
     "\n  query StatementsHistoryPage($id: ID!) {\n    thread(id: $id) {\n      items(first: 50, afterSeq: 3) {\n        edges {\n          node {\n            __typename\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": typeof types.StatementsHistoryPageDocument,
     "\n  mutation SeedCreateThread($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.SeedCreateThreadDocument,
     "\n  mutation SeedAppendItems($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": typeof types.SeedAppendItemsDocument,
     "\n  subscription TestFollow($threadId: ID!, $afterSeq: Int) {\n    threadItems(threadId: $threadId, afterSeq: $afterSeq) {\n      ... on ConversationItem {\n        id\n        seq\n        type\n      }\n      ... on MessageItem {\n        content\n      }\n    }\n  }\n": typeof types.TestFollowDocument,
+    "\n  mutation TombstoneCreate($id: ID!) {\n    createThread(input: { id: $id, agentId: \"tomb\" }) {\n      thread {\n        id\n        nextSeq\n      }\n    }\n  }\n": typeof types.TombstoneCreateDocument,
+    "\n  mutation TombstoneDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n      itemsDeleted\n    }\n  }\n": typeof types.TombstoneDeleteDocument,
+    "\n  mutation TombstoneAppend($threadId: ID!, $content: String!) {\n    appendItems(input: { threadId: $threadId, items: [{ message: { role: \"user\", content: $content } }] }) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": typeof types.TombstoneAppendDocument,
+    "\n  mutation TombstoneCompact($id: ID!) {\n    addCompaction(input: { threadId: $id, startSeq: 0, endSeq: 0, summary: \"s\" }) {\n      compaction {\n        id\n      }\n    }\n  }\n": typeof types.TombstoneCompactDocument,
+    "\n  mutation TombstonePurge($id: ID!, $before: DateTime!) {\n    purgeItems(input: { threadId: $id, before: $before }) {\n      itemsDeleted\n    }\n  }\n": typeof types.TombstonePurgeDocument,
+    "\n  mutation TombstoneClear($id: ID!) {\n    clearCompactions(input: { threadId: $id }) {\n      compactionsDeleted\n    }\n  }\n": typeof types.TombstoneClearDocument,
+    "\n  mutation TombstoneUpdate($id: ID!) {\n    updateThread(input: { id: $id, name: \"back?\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.TombstoneUpdateDocument,
+    "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n": typeof types.TombstoneLookDocument,
 };
 const documents: Documents = {
     "\n  query ErrorsThreadCount($n: Int) {\n    threads(first: $n) {\n      totalCount\n    }\n  }\n": types.ErrorsThreadCountDocument,
@@ -35,11 +52,28 @@ const documents: Documents = {
     "\n  mutation OperationsCreateThread($id: ID!) {\n    createThread(input: { id: $id, agentId: \"a\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.OperationsCreateThreadDocument,
     "\n  query OperationsThread($id: ID!) {\n    thread(id: $id) {\n      id\n      agentId\n    }\n  }\n": types.OperationsThreadDocument,
     "\n  mutation OperationsAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": types.OperationsAppendDocument,
+    "\n  mutation SafetyCreate($id: ID!) {\n    createThread(input: { id: $id, agentId: \"safety\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.SafetyCreateDocument,
+    "\n  query SafetyThreadsAfter($after: String!) {\n    threads(after: $after) {\n      totalCount\n    }\n  }\n": types.SafetyThreadsAfterDocument,
+    "\n  query SafetyItemsAfter($id: ID!, $after: String!) {\n    thread(id: $id) {\n      items(after: $after) {\n        totalCount\n      }\n    }\n  }\n": types.SafetyItemsAfterDocument,
+    "\n  query SafetyThread($id: ID!) {\n    thread(id: $id) {\n      id\n    }\n  }\n": types.SafetyThreadDocument,
+    "\n  mutation SharedSqliteCreate($id: ID!, $agentId: String!) {\n    createThread(input: { id: $id, agentId: $agentId }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.SharedSqliteCreateDocument,
+    "\n  mutation SharedSqliteAppend($threadId: ID!, $content: String!) {\n    appendItems(input: { threadId: $threadId, items: [{ message: { role: \"user\", content: $content } }] }) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": types.SharedSqliteAppendDocument,
+    "\n  mutation SharedSqliteRename($id: ID!) {\n    updateThread(input: { id: $id, name: \"renamed elsewhere\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.SharedSqliteRenameDocument,
+    "\n  mutation SharedSqliteDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n    }\n  }\n": types.SharedSqliteDeleteDocument,
+    "\n  subscription SharedSqliteEvents($agentId: String) {\n    threadEvents(agentId: $agentId) {\n      type\n      threadId\n      thread {\n        name\n      }\n    }\n  }\n": types.SharedSqliteEventsDocument,
     "\n  query StatementsThreadList($first: Int) {\n    threads(first: $first, filter: { agentId: \"statements\" }) {\n      edges {\n        node {\n          id\n          name\n          lastItem {\n            __typename\n            ... on ConversationItem {\n              seq\n            }\n          }\n          itemCount\n        }\n      }\n    }\n  }\n": types.StatementsThreadListDocument,
     "\n  query StatementsHistoryPage($id: ID!) {\n    thread(id: $id) {\n      items(first: 50, afterSeq: 3) {\n        edges {\n          node {\n            __typename\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": types.StatementsHistoryPageDocument,
     "\n  mutation SeedCreateThread($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n": types.SeedCreateThreadDocument,
     "\n  mutation SeedAppendItems($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": types.SeedAppendItemsDocument,
     "\n  subscription TestFollow($threadId: ID!, $afterSeq: Int) {\n    threadItems(threadId: $threadId, afterSeq: $afterSeq) {\n      ... on ConversationItem {\n        id\n        seq\n        type\n      }\n      ... on MessageItem {\n        content\n      }\n    }\n  }\n": types.TestFollowDocument,
+    "\n  mutation TombstoneCreate($id: ID!) {\n    createThread(input: { id: $id, agentId: \"tomb\" }) {\n      thread {\n        id\n        nextSeq\n      }\n    }\n  }\n": types.TombstoneCreateDocument,
+    "\n  mutation TombstoneDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n      itemsDeleted\n    }\n  }\n": types.TombstoneDeleteDocument,
+    "\n  mutation TombstoneAppend($threadId: ID!, $content: String!) {\n    appendItems(input: { threadId: $threadId, items: [{ message: { role: \"user\", content: $content } }] }) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": types.TombstoneAppendDocument,
+    "\n  mutation TombstoneCompact($id: ID!) {\n    addCompaction(input: { threadId: $id, startSeq: 0, endSeq: 0, summary: \"s\" }) {\n      compaction {\n        id\n      }\n    }\n  }\n": types.TombstoneCompactDocument,
+    "\n  mutation TombstonePurge($id: ID!, $before: DateTime!) {\n    purgeItems(input: { threadId: $id, before: $before }) {\n      itemsDeleted\n    }\n  }\n": types.TombstonePurgeDocument,
+    "\n  mutation TombstoneClear($id: ID!) {\n    clearCompactions(input: { threadId: $id }) {\n      compactionsDeleted\n    }\n  }\n": types.TombstoneClearDocument,
+    "\n  mutation TombstoneUpdate($id: ID!) {\n    updateThread(input: { id: $id, name: \"back?\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.TombstoneUpdateDocument,
+    "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n": types.TombstoneLookDocument,
 };
 
 /**
@@ -87,6 +121,42 @@ export function graphql(source: "\n  mutation OperationsAppend($input: AppendIte
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation SafetyCreate($id: ID!) {\n    createThread(input: { id: $id, agentId: \"safety\" }) {\n      thread {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SafetyCreate($id: ID!) {\n    createThread(input: { id: $id, agentId: \"safety\" }) {\n      thread {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SafetyThreadsAfter($after: String!) {\n    threads(after: $after) {\n      totalCount\n    }\n  }\n"): (typeof documents)["\n  query SafetyThreadsAfter($after: String!) {\n    threads(after: $after) {\n      totalCount\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SafetyItemsAfter($id: ID!, $after: String!) {\n    thread(id: $id) {\n      items(after: $after) {\n        totalCount\n      }\n    }\n  }\n"): (typeof documents)["\n  query SafetyItemsAfter($id: ID!, $after: String!) {\n    thread(id: $id) {\n      items(after: $after) {\n        totalCount\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SafetyThread($id: ID!) {\n    thread(id: $id) {\n      id\n    }\n  }\n"): (typeof documents)["\n  query SafetyThread($id: ID!) {\n    thread(id: $id) {\n      id\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SharedSqliteCreate($id: ID!, $agentId: String!) {\n    createThread(input: { id: $id, agentId: $agentId }) {\n      thread {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SharedSqliteCreate($id: ID!, $agentId: String!) {\n    createThread(input: { id: $id, agentId: $agentId }) {\n      thread {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SharedSqliteAppend($threadId: ID!, $content: String!) {\n    appendItems(input: { threadId: $threadId, items: [{ message: { role: \"user\", content: $content } }] }) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SharedSqliteAppend($threadId: ID!, $content: String!) {\n    appendItems(input: { threadId: $threadId, items: [{ message: { role: \"user\", content: $content } }] }) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SharedSqliteRename($id: ID!) {\n    updateThread(input: { id: $id, name: \"renamed elsewhere\" }) {\n      thread {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SharedSqliteRename($id: ID!) {\n    updateThread(input: { id: $id, name: \"renamed elsewhere\" }) {\n      thread {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SharedSqliteDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n    }\n  }\n"): (typeof documents)["\n  mutation SharedSqliteDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription SharedSqliteEvents($agentId: String) {\n    threadEvents(agentId: $agentId) {\n      type\n      threadId\n      thread {\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription SharedSqliteEvents($agentId: String) {\n    threadEvents(agentId: $agentId) {\n      type\n      threadId\n      thread {\n        name\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query StatementsThreadList($first: Int) {\n    threads(first: $first, filter: { agentId: \"statements\" }) {\n      edges {\n        node {\n          id\n          name\n          lastItem {\n            __typename\n            ... on ConversationItem {\n              seq\n            }\n          }\n          itemCount\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query StatementsThreadList($first: Int) {\n    threads(first: $first, filter: { agentId: \"statements\" }) {\n      edges {\n        node {\n          id\n          name\n          lastItem {\n            __typename\n            ... on ConversationItem {\n              seq\n            }\n          }\n          itemCount\n        }\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -104,6 +174,38 @@ export function graphql(source: "\n  mutation SeedAppendItems($input: AppendItem
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription TestFollow($threadId: ID!, $afterSeq: Int) {\n    threadItems(threadId: $threadId, afterSeq: $afterSeq) {\n      ... on ConversationItem {\n        id\n        seq\n        type\n      }\n      ... on MessageItem {\n        content\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription TestFollow($threadId: ID!, $afterSeq: Int) {\n    threadItems(threadId: $threadId, afterSeq: $afterSeq) {\n      ... on ConversationItem {\n        id\n        seq\n        type\n      }\n      ... on MessageItem {\n        content\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TombstoneCreate($id: ID!) {\n    createThread(input: { id: $id, agentId: \"tomb\" }) {\n      thread {\n        id\n        nextSeq\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation TombstoneCreate($id: ID!) {\n    createThread(input: { id: $id, agentId: \"tomb\" }) {\n      thread {\n        id\n        nextSeq\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TombstoneDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n      itemsDeleted\n    }\n  }\n"): (typeof documents)["\n  mutation TombstoneDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n      itemsDeleted\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TombstoneAppend($threadId: ID!, $content: String!) {\n    appendItems(input: { threadId: $threadId, items: [{ message: { role: \"user\", content: $content } }] }) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation TombstoneAppend($threadId: ID!, $content: String!) {\n    appendItems(input: { threadId: $threadId, items: [{ message: { role: \"user\", content: $content } }] }) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TombstoneCompact($id: ID!) {\n    addCompaction(input: { threadId: $id, startSeq: 0, endSeq: 0, summary: \"s\" }) {\n      compaction {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation TombstoneCompact($id: ID!) {\n    addCompaction(input: { threadId: $id, startSeq: 0, endSeq: 0, summary: \"s\" }) {\n      compaction {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TombstonePurge($id: ID!, $before: DateTime!) {\n    purgeItems(input: { threadId: $id, before: $before }) {\n      itemsDeleted\n    }\n  }\n"): (typeof documents)["\n  mutation TombstonePurge($id: ID!, $before: DateTime!) {\n    purgeItems(input: { threadId: $id, before: $before }) {\n      itemsDeleted\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TombstoneClear($id: ID!) {\n    clearCompactions(input: { threadId: $id }) {\n      compactionsDeleted\n    }\n  }\n"): (typeof documents)["\n  mutation TombstoneClear($id: ID!) {\n    clearCompactions(input: { threadId: $id }) {\n      compactionsDeleted\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation TombstoneUpdate($id: ID!) {\n    updateThread(input: { id: $id, name: \"back?\" }) {\n      thread {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation TombstoneUpdate($id: ID!) {\n    updateThread(input: { id: $id, name: \"back?\" }) {\n      thread {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n"): (typeof documents)["\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
