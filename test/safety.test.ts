@@ -57,7 +57,7 @@ const hasLoneSurrogate = (text: string) => /\p{Cs}/u.test(text);
 
 /** The raw response body of an operation (to see what goes over the wire). */
 async function rawBody(query: string, variables: Record<string, unknown>): Promise<string> {
-  const response = await t.app.yoga.fetch('http://threadstore.test/graphql', {
+  const response = await t.app.yoga.fetch('http://localhost/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ query, variables }),
