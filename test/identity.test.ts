@@ -116,6 +116,35 @@ describe('without credentials on loopback (AUTH=optional)', () => {
     expect(node.node).toEqual({ id: apiKey.id, name: 'reader' });
   });
 
+  it('keeps the log, context and compactions behind threads:read, also in mutation payloads', async () => {
+    await t.execute(
+      'mutation { createThread(input: { id: "scoped", agentId: "a" }) { thread { id } } }',
+    );
+    const created = await t.execute(
+      `mutation { createApiKey(input: { name: "writer", scopes: ["threads:write", "threads:delete"] }) { secret } }`,
+    );
+    const writer = t.as(`Bearer ${created.createApiKey.secret}`);
+    const ok = await writer.execute(
+      'mutation { updateThread(input: { id: "scoped", name: "n" }) { thread { id name nextSeq } } }',
+    );
+    expect(ok.updateThread.thread).toEqual({ id: 'scoped', name: 'n', nextSeq: 0 });
+    for (const field of [
+      'items { totalCount }',
+      'lastItem { __typename }',
+      'context { __typename }',
+      'compactions { id }',
+    ]) {
+      for (const mutation of [
+        `mutation { updateThread(input: { id: "scoped" }) { thread { ${field} } } }`,
+        `mutation { clearCompactions(input: { threadId: "scoped" }) { thread { ${field} } } }`,
+      ]) {
+        const refused = await writer.request(mutation);
+        expect(refused.errors?.[0]?.extensions?.code, mutation).toBe('FORBIDDEN');
+        expect(refused.errors?.[0]?.message, mutation).toContain('threads:read');
+      }
+    }
+  });
+
   it('refuses to grant a scope the caller lacks, and unknown scopes', async () => {
     const created = await t.execute(
       `mutation { createApiKey(input: { name: "admin-reader", scopes: ["threads:read", "admin"] }) { secret } }`,

@@ -50,12 +50,14 @@ const ContextEntryRef = builder.unionType('ContextEntry', {
 
 builder.objectFields(ThreadRef, (t) => ({
   compactions: t.loadableList({
+    authScopes: needs('threads:read'),
     type: CompactionRecordRef,
     description: 'In startSeq order.',
     load: (threadIds: string[], ctx) => compactionsOf(ctx, threadIds),
     resolve: (thread) => thread.id,
   }),
   context: t.field({
+    authScopes: needs('threads:read'),
     type: [ContextEntryRef],
     description:
       'What to send to a model: each compaction record in place of its range, then the uncovered items, in seq order.',

@@ -288,6 +288,8 @@ builder.queryField('item', (t) =>
 builder.objectFields(ThreadRef, (t) => ({
   items: t.connection(
     {
+      // The log is content: readable with threads:read only, also inside a mutation's payload.
+      authScopes: needs('threads:read'),
       type: ItemRef,
       description:
         'The log in seq order. Cursors are opaque and belong to this thread.\nafterSeq/beforeSeq are exclusive seq bounds usable instead of cursors (a\nnegative afterSeq means from the first item). types filters by\nConversationItem.type; totalCount counts the items matching types, whatever\nthe cursors and bounds. Default page size 50, maximum 500. BAD_USER_INPUT\nfor: first or last negative or over 500, first and last together, an empty\ntypes list, a malformed cursor or one from another thread.',
@@ -311,6 +313,7 @@ builder.objectFields(ThreadRef, (t) => ({
     { name: 'ItemEdge', description: 'An item in a page.' },
   ),
   lastItem: t.loadable({
+    authScopes: needs('threads:read'),
     type: ItemRef,
     nullable: true,
     description: 'The newest stored item, for list previews.',
