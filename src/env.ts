@@ -118,6 +118,9 @@ const envSchema = z.object({
   RATE_LIMIT_BURST: integer(1).default(500).describe('a burst size per tenant, above 0'),
   WS_MAX_CONNECTIONS: integer(1).default(100).describe('WebSocket connections per identity'),
   WS_MAX_SUBSCRIPTIONS: integer(1).default(200).describe('subscriptions per WebSocket'),
+  STREAM_AUTH_RECHECK_MS: integer(100)
+    .default(30_000)
+    .describe("ms between checks that a live stream's API key is not revoked, at least 100"),
   WS_INIT_TIMEOUT_MS: integer(100)
     .default(10_000)
     .describe('ms a WebSocket may wait before connection_init, at least 100'),
@@ -186,13 +189,18 @@ export type Env = Omit<z.infer<typeof envSchema>, 'AUTH'> & { AUTH: AuthMode };
 
 type Setting = keyof typeof envSchema.shape;
 
+/** Settings whose values are secrets. */
+const SECRET_SETTINGS: ReadonlySet<string> = new Set(['AUTH_JWT_SECRET']);
+
 /** One line for a bad setting: its (redacted) value, what it must be, and its default. */
 function describeProblem(setting: Setting, value: string | undefined): string {
   const expected = envSchema.shape[setting].description ?? 'a valid value';
+  // A secret is never echoed, not even a wrong one: it may be a real secret mistyped.
+  const shown = SECRET_SETTINGS.has(setting) ? '(hidden)' : `"${redact(value ?? '')}"`;
   const defaults = envSchema.parse({}) as Record<string, unknown>;
   const fallback =
     defaults[setting] === undefined ? '' : `, or unset it for the default ${defaults[setting]}`;
-  return `Configuration error: ${setting}="${redact(value ?? '')}" is not valid: set it to ${expected}${fallback}.`;
+  return `Configuration error: ${setting}=${shown} is not valid: set it to ${expected}${fallback}.`;
 }
 
 /**

@@ -12,7 +12,8 @@ export type ErrorCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'PAYLOAD_TOO_LARGE'
-  | 'RATE_LIMITED';
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE';
 
 /** Base class: a message a person can act on, a code, and optional details for extensions. */
 export class ThreadstoreError extends Error {
@@ -44,6 +45,16 @@ export class NotFoundError extends ThreadstoreError {
 export class ConflictError extends ThreadstoreError {
   constructor(message: string, details?: Record<string, unknown>) {
     super('CONFLICT', message, details);
+  }
+}
+
+/**
+ * A dependency failed (the database, Redis, an identity provider's JWKS): the request may
+ * succeed when retried (contract: UNAVAILABLE).
+ */
+export class UnavailableError extends ThreadstoreError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('UNAVAILABLE', message, details);
   }
 }
 

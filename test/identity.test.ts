@@ -260,6 +260,7 @@ describe('AUTH=required with HS256 tokens', () => {
       ],
       ['alg none', unsigned],
       ['no tenant', await valid({ tenant: undefined })],
+      ['no expiry', await valid({ exp: undefined })],
     ];
     for (const [name, token] of cases) {
       const answer = await post(t, VIEWER, { authorization: `Bearer ${token}` });

@@ -3,7 +3,7 @@
  * how the caller authenticated. Every read and write is scoped to `tenantId`; scopes guard the
  * root fields (src/schema/builder.ts, scope-auth). The scope list is written here once.
  */
-import { BadUserInputError, ThreadstoreError } from '../errors.js';
+import { BadUserInputError, quote, ThreadstoreError } from '../errors.js';
 
 /** Scopes (contract part identity, header): what each one allows is in its description. */
 export const SCOPES = ['threads:read', 'threads:write', 'threads:delete', 'admin'] as const;
@@ -60,7 +60,7 @@ export function requireScopes(names: readonly string[], field: string): Scope[] 
   const unknown = names.find((name) => !isScope(name));
   if (unknown !== undefined) {
     throw new BadUserInputError(
-      `${field}: "${unknown.slice(0, 64)}" is not a scope; use ${SCOPES.join(', ')}.`,
+      `${field}: ${quote(unknown, 64)} is not a scope; use ${SCOPES.join(', ')}.`,
       { field },
     );
   }

@@ -14,6 +14,8 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from 'jose';
+import { ConfigError } from '../env.js';
+import { UnavailableError } from '../errors.js';
 import { type Identity, scopesFrom, UnauthenticatedError } from './identity.js';
 
 /** JWT settings (src/env.ts: AUTH_JWT_*, AUTH_JWKS_*, AUTH_*_CLAIM). */
@@ -28,7 +30,7 @@ export interface JwtSettings {
 }
 
 /** Seconds of clock difference tolerated on exp and nbf. */
-const CLOCK_TOLERANCE_S = 30;
+export const CLOCK_TOLERANCE_S = 30;
 
 /** Verifies a token and returns its identity. @throws UnauthenticatedError */
 export type JwtVerifier = (token: string) => Promise<Identity>;
@@ -51,13 +53,33 @@ function keyOf(settings: JwtSettings): {
     });
     return { key: jwks, algorithms };
   }
-  if (settings.jwksFile) {
-    return {
-      key: createLocalJWKSet(JSON.parse(readFileSync(settings.jwksFile, 'utf8'))),
-      algorithms,
-    };
-  }
+  if (settings.jwksFile) return { key: localJwks(settings.jwksFile), algorithms };
   throw new Error('no JWT key configured');
+}
+
+/**
+ * The key set of a JWKS file.
+ * @throws ConfigError naming AUTH_JWKS_FILE when it cannot be read or is not a JWKS
+ */
+function localJwks(path: string): JWTVerifyGetKey {
+  try {
+    return createLocalJWKSet(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ConfigError(
+      'AUTH_JWKS_FILE',
+      `AUTH_JWKS_FILE: cannot use ${path} as a JWKS (${why}): set it to a JSON file {"keys": [...]} of public keys.`,
+    );
+  }
+}
+
+/** True when verification failed because the remote JWKS could not be fetched. */
+function jwksUnreachable(error: unknown): boolean {
+  if (error instanceof errors.JWKSTimeout) return true;
+  // jose passes fetch's own failure through (connection refused, DNS, TLS), and a bad answer
+  // (HTTP 5xx, not JSON) as a JOSEError without a more specific class.
+  if (error instanceof TypeError) return true;
+  return error instanceof errors.JOSEError && error.code === 'ERR_JOSE_GENERIC';
 }
 
 /** A claim read from the payload, following dots for nested claims ("app.tenant"). */
@@ -100,12 +122,19 @@ export function createJwtVerifier(settings: JwtSettings): JwtVerifier | null {
         issuer: settings.issuer,
         audience: settings.audience,
         clockTolerance: CLOCK_TOLERANCE_S,
+        // A token without exp would be valid forever.
+        requiredClaims: ['exp'],
       };
       payload =
         key instanceof Uint8Array
           ? (await jwtVerify(token, key, options)).payload
           : (await jwtVerify(token, key, options)).payload;
     } catch (error) {
+      if (jwksUnreachable(error)) {
+        throw new UnavailableError(
+          "The identity provider's keys (AUTH_JWKS_URL) cannot be fetched right now; retry shortly.",
+        );
+      }
       throw new UnauthenticatedError(`Bearer token refused: ${reason(error)}.`);
     }
     const tenantId = claim(payload, settings.tenantClaim);

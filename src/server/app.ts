@@ -38,6 +38,7 @@ import { queryLimitPlugins, withBodyLimit } from './limits.js';
 import { createLogger, operationNamePlugin, withRequestLog } from './logging.js';
 import { createMetrics } from './metrics.js';
 import { createRateLimiter, type RateLimiter, rateLimitPlugin } from './rate-limit.js';
+import { streamCredentialsPlugin } from './stream-credentials.js';
 import { createThreadstoreYoga, type ThreadstoreYoga, type YogaOptions } from './yoga.js';
 
 export interface App {
@@ -147,6 +148,7 @@ function guardedYoga(
       ...queryLimitPlugins(env),
       operationNamePlugin(),
       rateLimitPlugin(deps.rateLimiter, audit, env.RATE_LIMIT_RPS),
+      streamCredentialsPlugin(env.STREAM_AUTH_RECHECK_MS),
       auditPlugin(audit),
       deps.metricsPlugin,
     ],
@@ -168,6 +170,27 @@ function wsLimits(env: Env) {
 }
 
 /**
+ * Answers 400 for a Host header that is not a host (and port): the request URL is built from
+ * it, and a malformed one would fail inside the HTTP adapter.
+ * @returns true when the request was answered
+ */
+function refuseMalformedHost(req: IncomingMessage, res: ServerResponse): boolean {
+  const host = req.headers.host;
+  if (host === undefined || URL.canParse(`http://${host}/`)) return false;
+  res.writeHead(400, { 'content-type': 'application/json', connection: 'close' }).end(
+    JSON.stringify({
+      errors: [
+        {
+          message: 'The Host header is not a valid host name and port.',
+          extensions: { code: 'BAD_USER_INPUT' },
+        },
+      ],
+    }),
+  );
+  return true;
+}
+
+/**
  * The HTTP server: the Host guard (AUTH=optional), /healthz and /readyz, then yoga within the
  * body limit; one log line per request.
  */
@@ -183,6 +206,7 @@ function httpServer(
   const { logger, health } = deps;
   const toYoga = withBodyLimit(env.MAX_BODY_BYTES, deps.yoga);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (refuseMalformedHost(req, res)) return;
     if (refuseForeignHost(env.AUTH, deps.audit, req, res)) return;
     if (await health((req.url ?? '/').split('?')[0] ?? '/', res)) return;
     await toYoga(req, res);

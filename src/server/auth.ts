@@ -7,6 +7,7 @@
 import { GraphQLError } from 'graphql';
 import type { ServiceContext } from '../context.js';
 import type { Env } from '../env.js';
+import { UnavailableError } from '../errors.js';
 import type { Authenticator } from '../identity/authenticate.js';
 import { type Identity, UnauthenticatedError } from '../identity/identity.js';
 import type { JwtSettings } from '../identity/jwt.js';
@@ -40,6 +41,12 @@ export async function identityOfRequest(
     return await authenticator.authenticate(request?.headers.get('authorization'));
   } catch (error) {
     if (error instanceof UnauthenticatedError) throw unauthenticated(error);
+    if (error instanceof UnavailableError) {
+      // The identity provider is down: not the caller's fault, and worth a retry.
+      throw new GraphQLError(error.message, {
+        extensions: { code: 'UNAVAILABLE', http: { status: 503, headers: { 'Retry-After': '5' } } },
+      });
+    }
     throw error;
   }
 }

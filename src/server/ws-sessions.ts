@@ -16,8 +16,10 @@
 import type { Context } from 'graphql-ws';
 import type { Extra } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
+import { UnavailableError } from '../errors.js';
 import type { Authenticator } from '../identity/authenticate.js';
 import { type Identity, UnauthenticatedError } from '../identity/identity.js';
+import { CLOCK_TOLERANCE_S } from '../identity/jwt.js';
 import { type Audit, attemptedMethod } from './audit.js';
 
 /** Close codes this module uses (RFC 6455 and graphql-ws). */
@@ -106,8 +108,10 @@ function refuse(ctx: WsContext, code: number, reason: string): void {
 
 /** Closes the socket with 4403 when its credentials expire (re-armed beyond setTimeout's range). */
 function armExpiry(audit: Audit, ctx: WsContext, session: Session, identity: Identity): void {
-  const expiresAt = identity.expiresAt?.getTime();
-  if (expiresAt === undefined) return;
+  // A token is accepted CLOCK_TOLERANCE_S past its exp (jwt.ts): the socket too.
+  const exp = identity.expiresAt?.getTime();
+  if (exp === undefined) return;
+  const expiresAt = exp + CLOCK_TOLERANCE_S * 1000;
   const expire = () => {
     audit.log({
       transport: 'ws',
@@ -142,6 +146,10 @@ async function authenticate(deps: Deps, ctx: WsContext): Promise<Identity | null
     credentials = credentialsOf(ctx.connectionParams, header);
     return await deps.authenticator.authenticate(credentials);
   } catch (error) {
+    if (error instanceof UnavailableError) {
+      refuse(ctx, WS_CLOSE.tryAgainLater, error.message);
+      return null;
+    }
     if (!(error instanceof UnauthenticatedError)) {
       deps.logger.error({ err: error }, 'graphql-ws: authentication failed unexpectedly');
       refuse(ctx, WS_CLOSE.internalError, 'Internal server error');

@@ -1,0 +1,101 @@
+/**
+ * Live streams end when their credentials do: an SSE stream (and a graphql-ws subscription)
+ * opened with a JWT ends at the token's expiry (plus the accepted clock skew), and one opened
+ * with an API key ends within STREAM_AUTH_RECHECK_MS of the key's revocation; the last message
+ * is UNAUTHENTICATED, then the stream completes, and nothing after it is delivered.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './testkit/app.js';
+import { type Subscription, sseSubscribe, wsSubscribe } from './testkit/streams.js';
+import { hs256, TEST_JWT_SECRET } from './testkit/transport.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const FOLLOW =
+  'subscription($id: ID!) { threadItems(threadId: $id) { ... on ConversationItem { seq } } }';
+
+let t: TestApp;
+let base: string;
+let port: number;
+let admin: ReturnType<TestApp['as']>;
+beforeAll(async () => {
+  t = await buildTestApp({
+    AUTH: 'required',
+    AUTH_JWT_SECRET: TEST_JWT_SECRET,
+    STREAM_AUTH_RECHECK_MS: '150',
+  });
+  port = await t.app.start(0);
+  base = `http://127.0.0.1:${port}`;
+  admin = t.as(`Bearer ${await hs256()}`);
+});
+afterAll(() => t.close());
+
+async function appendTo(id: string, content: string) {
+  await admin.execute(
+    'mutation($id: ID!, $c: String) { appendItems(input: { threadId: $id, items: [{ message: { role: "user", content: $c } }] }) { replayed } }',
+    { id, c: content },
+  );
+}
+
+/** Waits until the stream completed or failed (a socket closed at expiry fails its operations). */
+async function ended(sub: Subscription, ms = 5_000) {
+  const deadline = Date.now() + ms;
+  while (!sub.completed && sub.errors.length === 0 && Date.now() < deadline) await sleep(20);
+  return sub;
+}
+
+describe('streams end with their credentials', () => {
+  it.each(['sse', 'ws'] as const)('a JWT stream ends at expiry (%s)', async (transport) => {
+    const id = `exp-${transport}`;
+    await admin.execute(
+      'mutation($id: ID!) { createThread(input: { id: $id, agentId: "a" }) { thread { id } } }',
+      { id },
+    );
+    // Expired 28 s ago: still inside the 30 s skew, so it ends one to two seconds from now.
+    const token = await hs256({ exp: Math.floor(Date.now() / 1000) - 28 });
+    const sub =
+      transport === 'sse'
+        ? sseSubscribe(base, `Bearer ${token}`, FOLLOW, { id })
+        : wsSubscribe(port, `Bearer ${token}`, FOLLOW, { id });
+    await sleep(300);
+    await appendTo(id, 'before');
+    await ended(sub);
+    expect(sub.completed || sub.errors.length > 0).toBe(true);
+    await appendTo(id, 'after');
+    await sleep(300);
+    expect(sub.results).toEqual([{ threadItems: { seq: 0 } }]);
+    // SSE: the last message is UNAUTHENTICATED; graphql-ws: the socket closed with 4403.
+    expect(sub.errors).toMatchObject([
+      transport === 'sse' ? { extensions: { code: 'UNAUTHENTICATED' } } : { close: 4403 },
+    ]);
+    await sub.close();
+  });
+
+  it('an API-key stream ends once the key is revoked', async () => {
+    const id = 'revoke-sse';
+    await admin.execute(
+      'mutation($id: ID!) { createThread(input: { id: $id, agentId: "a" }) { thread { id } } }',
+      { id },
+    );
+    const key = await admin.execute(
+      'mutation { createApiKey(input: { name: "stream", scopes: ["threads:read"] }) { secret apiKey { id } } }',
+    );
+    const sub = sseSubscribe(base, `Bearer ${key.createApiKey.secret}`, FOLLOW, { id });
+    await sleep(300);
+    await appendTo(id, 'one');
+    await admin.execute(
+      'mutation($id: ID!) { revokeApiKey(input: { id: $id }) { apiKey { id } } }',
+      {
+        id: key.createApiKey.apiKey.id,
+      },
+    );
+    await ended(sub);
+    expect(sub.completed).toBe(true);
+    await appendTo(id, 'two');
+    await sleep(300);
+    expect(sub.results).toEqual([{ threadItems: { seq: 0 } }]);
+    expect(sub.errors).toMatchObject([
+      { message: expect.stringContaining('revoked'), extensions: { code: 'UNAUTHENTICATED' } },
+    ]);
+    await sub.close();
+  });
+});
