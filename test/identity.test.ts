@@ -207,6 +207,19 @@ describe('AUTH=required with HS256 tokens', () => {
     expect(answer.body.data ?? null).toBeNull();
   });
 
+  it('refuses before parsing: no validation error (nor field suggestion) without credentials', async () => {
+    for (const query of [
+      '{ thread(id: "x") { idd } }',
+      '{ {{ not graphql',
+      '{ __schema { types { name } } }',
+    ]) {
+      const answer = await post(t, query);
+      expect(answer.status, query).toBe(401);
+      expect(answer.body.errors?.[0]?.extensions?.code, query).toBe('UNAUTHENTICATED');
+      expect(JSON.stringify(answer.body), query).not.toMatch(/Did you mean|Syntax Error|__schema/);
+    }
+  });
+
   it('reads tenant, subject and scopes from the token', async () => {
     const data = await t.as(`Bearer ${await valid()}`).execute(VIEWER);
     expect(data.viewer).toEqual({

@@ -20,7 +20,7 @@ import { type BusEventTarget, createEventBus, type EventBus } from '../pubsub/bu
 import { connectRedisEventTarget } from '../pubsub/redis.js';
 import { otherWritersThreadEvents } from '../threads/thread-events.js';
 import { type Audit, auditPlugin, createAudit } from './audit.js';
-import { authenticatedContext, jwtSettings } from './auth.js';
+import { jwtSettings, requestAuthentication } from './auth.js';
 import {
   corsOptions,
   csrfPrevention,
@@ -124,8 +124,9 @@ const AUTH_NONE_WARNING =
   'AUTH=none: no authentication, no Host check; anyone who reaches this port can read, change and delete every thread. Use it only on a private network, or set AUTH=required.';
 
 /**
- * Yoga with its plugins, in order: browser safety (Host, CSRF, CORS, introspection), the query
- * limits, the request log's operation name, the per-tenant rate limit, the audit log, metrics.
+ * Yoga with its plugins, in order: browser safety (Host, CSRF, CORS), authentication (before
+ * parsing; the audit log just before it), introspection off, the query limits, the request
+ * log's operation name, the per-tenant rate limit, stream credentials, metrics.
  */
 function guardedYoga(
   env: Env,
@@ -133,6 +134,7 @@ function guardedYoga(
     logger: Logger;
     audit: Audit;
     rateLimiter: RateLimiter;
+    authPlugin: Plugin;
     metricsPlugin: Plugin;
     context: YogaOptions['context'];
   },
@@ -144,12 +146,14 @@ function guardedYoga(
       loopbackHostOnly(env.AUTH, audit),
       csrfPrevention(audit),
       varyOnOrigin(env.CORS_ORIGINS),
+      // Before authentication: a refused request's line still names its operation.
+      auditPlugin(audit),
+      deps.authPlugin,
       ...(env.INTROSPECTION ? [] : [introspectionOff()]),
       ...queryLimitPlugins(env),
       operationNamePlugin(),
       rateLimitPlugin(deps.rateLimiter, audit, env.RATE_LIMIT_RPS),
       streamCredentialsPlugin(env.STREAM_AUTH_RECHECK_MS),
-      auditPlugin(audit),
       deps.metricsPlugin,
     ],
     context: deps.context,
@@ -280,12 +284,14 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
 
   const audit = createAudit(logger);
   const rateLimiter = await createRateLimiter(env, logger);
+  const auth = requestAuthentication(authenticator, { db, events, limits });
   const yoga = guardedYoga(env, {
     logger,
     audit,
     rateLimiter,
+    authPlugin: auth.plugin,
     metricsPlugin: metrics.plugin,
-    context: authenticatedContext(authenticator, { db, events, limits }),
+    context: auth.context,
   });
 
   let stopping = false;

@@ -179,6 +179,10 @@ function auditResult(audit: Audit, run: Executed, result: ExecutionResult): void
 
 type AuditedContext = { identity?: Identity; request?: Request };
 
+/** The name of a document's first operation, read without parsing (for audit lines only). */
+const OPERATION_NAME =
+  /^\s*(?:#[^\n]*\n\s*)*(?:query|mutation|subscription)\s+([_A-Za-z]\w{0,127})/;
+
 /**
  * Audits GraphQL operations (HTTP, SSE and graphql-ws): each executed mutation field, refused
  * fields of queries and subscriptions, and HTTP requests answered 401, 403 or 429 before any
@@ -205,7 +209,9 @@ export function auditPlugin(audit: Audit): Plugin {
     typeof value === 'object' && value !== null && !(Symbol.asyncIterator in value);
   return {
     onParams({ params, request }) {
-      if (params.operationName) operations.set(request, params.operationName);
+      // Refused requests are not parsed (authentication comes first): the name as written.
+      const name = params.operationName ?? OPERATION_NAME.exec(params.query ?? '')?.[1];
+      if (name) operations.set(request, name);
     },
     onParse({ context }) {
       const { request } = context as AuditedContext;

@@ -5,6 +5,7 @@
  * Refused credentials are UNAUTHENTICATED with HTTP 401 and `WWW-Authenticate: Bearer`.
  */
 import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import type { ServiceContext } from '../context.js';
 import type { Env } from '../env.js';
 import { UnavailableError } from '../errors.js';
@@ -52,16 +53,30 @@ export async function identityOfRequest(
 }
 
 /**
- * The context factory: the service context of the caller's identity (a fresh object per
- * operation: dataloaders cache per context).
+ * Authentication of yoga's operations: `plugin` verifies an HTTP request's credentials as soon
+ * as its parameters are read, before the document is parsed or validated (a caller without
+ * valid credentials learns nothing from validation errors, and costs no parse); `context` is
+ * the factory of each operation's service context (a fresh object per operation: dataloaders
+ * cache per context), acting as that identity, or as the socket's for graphql-ws.
  */
-export function authenticatedContext(
+export function requestAuthentication(
   authenticator: Authenticator,
   base: Omit<ServiceContext, 'identity' | 'tenantId'>,
-): (initial: InitialContext) => Promise<ServiceContext> {
-  return async (initial) => {
-    const identity = initial.identity ?? (await identityOfRequest(authenticator, initial.request));
-    return { ...base, identity, tenantId: identity.tenantId };
+): { plugin: Plugin; context: (initial: InitialContext) => Promise<ServiceContext> } {
+  const identities = new WeakMap<Request, Identity>();
+  return {
+    plugin: {
+      async onParams({ request }) {
+        identities.set(request, await identityOfRequest(authenticator, request));
+      },
+    },
+    async context(initial) {
+      const identity =
+        initial.identity ??
+        (initial.request && identities.get(initial.request)) ??
+        (await identityOfRequest(authenticator, initial.request));
+      return { ...base, identity, tenantId: identity.tenantId };
+    },
   };
 }
 
