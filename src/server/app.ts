@@ -36,6 +36,7 @@ import { healthHandler } from './health.js';
 import { startJobs } from './jobs.js';
 import { queryLimitPlugins, withBodyLimit } from './limits.js';
 import { createLogger, operationNamePlugin, withRequestLog } from './logging.js';
+import { contractErrorCodes } from './mask-error.js';
 import { createMetrics } from './metrics.js';
 import { createRateLimiter, type RateLimiter, rateLimitPlugin } from './rate-limit.js';
 import { streamCredentialsPlugin } from './stream-credentials.js';
@@ -143,6 +144,7 @@ function guardedYoga(
   return createThreadstoreYoga({
     logger: deps.logger,
     plugins: [
+      contractErrorCodes(),
       loopbackHostOnly(env.AUTH, audit),
       csrfPrevention(audit),
       varyOnOrigin(env.CORS_ORIGINS),
@@ -192,6 +194,15 @@ function refuseMalformedHost(req: IncomingMessage, res: ServerResponse): boolean
     }),
   );
   return true;
+}
+
+/** Warns when a JWKS is trusted without an audience (tokens for other APIs would pass). */
+function warnOnLooseJwt(env: Env, logger: Logger): void {
+  if ((env.AUTH_JWKS_URL || env.AUTH_JWKS_FILE) && !env.AUTH_JWT_AUDIENCE) {
+    logger.warn(
+      'AUTH_JWT_AUDIENCE is not set: any token of this identity provider is accepted, also one issued for another API; set it to the audience your tokens carry.',
+    );
+  }
 }
 
 /**
@@ -284,6 +295,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
 
   const audit = createAudit(logger);
   const rateLimiter = await createRateLimiter(env, logger);
+  warnOnLooseJwt(env, logger);
   const auth = requestAuthentication(authenticator, { db, events, limits });
   const yoga = guardedYoga(env, {
     logger,

@@ -3,8 +3,8 @@
  * with their code; variables that do not coerce get BAD_USER_INPUT; everything unexpected is
  * masked as "Unexpected error." with INTERNAL_SERVER_ERROR and logged with its stack.
  */
-import { GraphQLError } from 'graphql';
-import { maskError as yogaMaskError } from 'graphql-yoga';
+import { type ExecutionResult, GraphQLError } from 'graphql';
+import { type Plugin, maskError as yogaMaskError } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { ThreadstoreError } from '../errors.js';
 
@@ -74,5 +74,28 @@ export function createMaskError(logger: Logger) {
     return masked instanceof GraphQLError
       ? withCode(masked, masked.message, 'INTERNAL_SERVER_ERROR', masked.extensions)
       : masked;
+  };
+}
+
+/** Yoga's request errors (a body that is not JSON, a missing query, GET for a mutation) carry
+ * BAD_REQUEST, a code outside the contract's list: they are the client's input. */
+const REQUEST_ERROR_CODES: Record<string, string> = { BAD_REQUEST: 'BAD_USER_INPUT' };
+
+/**
+ * Gives yoga's own request errors a code of the contract (BAD_USER_INPUT). (Their
+ * `originalError` extension still quotes a bad JSON body back: hardening, issue 10.)
+ */
+export function contractErrorCodes(): Plugin {
+  return {
+    onResultProcess({ result }) {
+      if (Array.isArray(result) || Symbol.asyncIterator in Object(result)) return;
+      for (const error of (result as ExecutionResult).errors ?? []) {
+        const code = REQUEST_ERROR_CODES[String(error.extensions?.code)];
+        if (!code) continue;
+        // In place: the error also carries yoga's (hidden) HTTP status, which must stay.
+        const extensions = error.extensions as Record<string, unknown>;
+        extensions.code = code;
+      }
+    },
   };
 }
