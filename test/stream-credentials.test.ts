@@ -37,7 +37,7 @@ async function appendTo(id: string, content: string) {
 }
 
 /** Waits until the stream completed or failed (a socket closed at expiry fails its operations). */
-async function ended(sub: Subscription, ms = 5_000) {
+async function ended(sub: Subscription, ms = 8_000) {
   const deadline = Date.now() + ms;
   while (!sub.completed && sub.errors.length === 0 && Date.now() < deadline) await sleep(20);
   return sub;
@@ -50,14 +50,16 @@ describe('streams end with their credentials', () => {
       'mutation($id: ID!) { createThread(input: { id: $id, agentId: "a" }) { thread { id } } }',
       { id },
     );
-    // Expired 28 s ago: still inside the 30 s skew, so it ends one to two seconds from now.
-    const token = await hs256({ exp: Math.floor(Date.now() / 1000) - 28 });
+    // Expired 26 s ago: still inside the 30 s skew, so it ends three to four seconds from now.
+    const token = await hs256({ exp: Math.floor(Date.now() / 1000) - 26 });
     const sub =
       transport === 'sse'
         ? sseSubscribe(base, `Bearer ${token}`, FOLLOW, { id })
         : wsSubscribe(port, `Bearer ${token}`, FOLLOW, { id });
     await sleep(300);
     await appendTo(id, 'before');
+    const deadline = Date.now() + 3_000;
+    while (sub.results.length === 0 && Date.now() < deadline) await sleep(20);
     await ended(sub);
     expect(sub.completed || sub.errors.length > 0).toBe(true);
     await appendTo(id, 'after');

@@ -220,8 +220,8 @@ describe('expiring tokens', () => {
     const id = await createThread(admin);
     await append(admin, id, [message('m0'), message('m1')]);
     const seen: number[] = [];
-    // Closes at exp plus the 30 s skew the server accepts: two to three seconds from now.
-    const shortLived = await hs256({ exp: Math.floor(Date.now() / 1000) - 28 });
+    // Closes at exp plus the 30 s skew the server accepts: three to four seconds from now.
+    const shortLived = await hs256({ exp: Math.floor(Date.now() / 1000) - 27 });
     const first = wsClient(port, `Bearer ${shortLived}`);
     const before = follow(first, id, -1, (item) => seen.push(item.seq));
     await until(() => seen.length === 2, 10_000, 'the replay');

@@ -1,8 +1,9 @@
 /**
  * Live streams end when their credentials do (issue 9: an expired token or a revoked key
  * reads nothing more): at a JWT's expiry (plus the clock skew jwt.ts accepts), and within
- * `recheckMs` of an API key's revocation. WebSockets are also closed by ws-sessions.ts; this
- * covers SSE streams, and long subscriptions on a socket that sends nothing else.
+ * `recheckMs` of an API key's revocation. A WebSocket is closed at expiry by ws-sessions.ts;
+ * here SSE streams end at expiry, and every stream of a revoked key ends, also a long
+ * subscription on a socket that sends nothing else.
  * The stream's last message is an UNAUTHENTICATED error, then it completes.
  */
 import { type ExecutionResult, GraphQLError } from 'graphql';
@@ -18,11 +19,12 @@ type Stream = AsyncIterable<ExecutionResult>;
 function credentialsEnd(
   ctx: ServiceContext,
   recheckMs: number,
+  watchExpiry: boolean,
 ): { ended: Promise<string>; stop: () => void } {
   const identity: Identity = ctx.identity;
   const timers: NodeJS.Timeout[] = [];
   const ended = new Promise<string>((resolve) => {
-    if (identity.expiresAt) {
+    if (watchExpiry && identity.expiresAt) {
       const left = identity.expiresAt.getTime() + CLOCK_TOLERANCE_S * 1000 - Date.now();
       // setTimeout holds at most 2^31-1 ms; a later expiry is re-armed by the recheck.
       if (left < 2 ** 31)
@@ -52,10 +54,10 @@ function credentialsEnd(
 function untilCredentialsEnd(
   source: Stream,
   ctx: ServiceContext,
-  recheckMs: number,
+  options: { recheckMs: number; watchExpiry: boolean },
 ): AsyncIterableIterator<ExecutionResult> {
   const inner = source[Symbol.asyncIterator]();
-  const { ended, stop } = credentialsEnd(ctx, recheckMs);
+  const { ended, stop } = credentialsEnd(ctx, options.recheckMs, options.watchExpiry);
   let finished = false;
   const finish = async (): Promise<IteratorResult<ExecutionResult>> => {
     if (!finished) {
@@ -99,8 +101,10 @@ export function streamCredentialsPlugin(recheckMs: number): Plugin {
         onSubscribeResult({ args, result, setResult }) {
           const ctx = args.contextValue as unknown as ServiceContext;
           if (!(Symbol.asyncIterator in Object(result))) return;
-          if (!ctx.identity?.expiresAt && ctx.identity?.method !== 'API_KEY') return;
-          setResult(untilCredentialsEnd(result as Stream, ctx, recheckMs));
+          // A WebSocket closes itself at expiry (4403, ws-sessions.ts): only SSE watches it here.
+          const watchExpiry = !('socket' in Object(args.contextValue)) && !!ctx.identity?.expiresAt;
+          if (!watchExpiry && ctx.identity?.method !== 'API_KEY') return;
+          setResult(untilCredentialsEnd(result as Stream, ctx, { recheckMs, watchExpiry }));
         },
       };
     },
