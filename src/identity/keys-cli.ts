@@ -10,8 +10,9 @@
  * stdout, once (it is stored only as a hash).
  */
 import { parseArgs } from 'node:util';
+import { runCommand } from '../cli.js';
 import { type Database, openDatabase } from '../db/client.js';
-import { ConfigError, parseEnv, redact } from '../env.js';
+import { parseEnv } from '../env.js';
 import { ThreadstoreError } from '../errors.js';
 import { apiKeyNodeId, parseApiKeyId } from '../ids.js';
 import { createApiKeyFor, listApiKeys } from './api-key.service.js';
@@ -133,16 +134,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    const text =
-      error instanceof ConfigError
-        ? error.message
-        : redact(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.stderr.write(`${text}\n`);
-    process.exitCode = 1;
-  },
-);
+runCommand(main);

@@ -8,9 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { runCommand } from '../cli.js';
 import { limitsFromEnv, type ServiceContext } from '../context.js';
 import { openDatabase } from '../db/client.js';
-import { ConfigError, parseEnv, redact } from '../env.js';
+import { parseEnv } from '../env.js';
 import { anonymousIdentity } from '../identity/identity.js';
 import { createEventBus } from '../pubsub/bus.js';
 import {
@@ -110,18 +111,4 @@ async function main(argv: string[]): Promise<number> {
   return failed ? 1 : 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    // A bad setting or a database that cannot be opened: its one line. Anything else is
-    // unexpected: the stack helps (passwords hidden).
-    const text =
-      error instanceof ConfigError
-        ? error.message
-        : redact(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.stderr.write(`${text}\n`);
-    process.exitCode = 1;
-  },
-);
+runCommand(main);
