@@ -27,6 +27,7 @@ import {
   introspectionOff,
   loopbackHostOnly,
   refuseForeignHost,
+  refuseMalformedHost,
   upgradeProblem,
   varyOnOrigin,
 } from './browser.js';
@@ -173,27 +174,6 @@ function wsLimits(env: Env) {
     maxMessageBytes: env.MAX_BODY_BYTES,
     upgradeProblem: (req: IncomingMessage) => upgradeProblem(env.AUTH, env.CORS_ORIGINS, req),
   };
-}
-
-/**
- * Answers 400 for a Host header that is not a host (and port): the request URL is built from
- * it, and a malformed one would fail inside the HTTP adapter.
- * @returns true when the request was answered
- */
-function refuseMalformedHost(req: IncomingMessage, res: ServerResponse): boolean {
-  const host = req.headers.host;
-  if (host === undefined || URL.canParse(`http://${host}/`)) return false;
-  res.writeHead(400, { 'content-type': 'application/json', connection: 'close' }).end(
-    JSON.stringify({
-      errors: [
-        {
-          message: 'The Host header is not a valid host name and port.',
-          extensions: { code: 'BAD_USER_INPUT' },
-        },
-      ],
-    }),
-  );
-  return true;
 }
 
 /** Warns when a JWKS is trusted without an audience (tokens for other APIs would pass). */

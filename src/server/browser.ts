@@ -127,6 +127,20 @@ function errorBody(code: string, message: string): string {
 }
 
 /**
+ * Answers 400 for a Host header that is not a host (and port): the request URL is built from
+ * it, and a malformed one would fail inside the HTTP adapter.
+ * @returns true when the request was answered
+ */
+export function refuseMalformedHost(req: IncomingMessage, res: ServerResponse): boolean {
+  const host = req.headers.host;
+  if (host === undefined || URL.canParse(`http://${host}/`)) return false;
+  res
+    .writeHead(400, { 'content-type': 'application/json', connection: 'close' })
+    .end(errorBody('BAD_USER_INPUT', 'The Host header is not a valid host name and port.'));
+  return true;
+}
+
+/**
  * The DNS-rebinding guard for every path of the HTTP server (also /healthz and /metrics):
  * answers 403 and returns true when the request's Host is refused.
  */

@@ -190,13 +190,6 @@ export async function findThread(ctx: ServiceContext, id: string): Promise<Threa
   return selectThread(ctx.db.prisma, ctx.tenantId, id);
 }
 
-/** @throws NotFoundError when the thread does not exist */
-export async function getThread(ctx: ServiceContext, id: string): Promise<ThreadRecord> {
-  const thread = await findThread(ctx, id);
-  if (!thread) throw threadNotFound(id);
-  return thread;
-}
-
 /** Threads by id in one statement, in the order asked; null for unknown ids. */
 export async function findThreads(
   ctx: ServiceContext,
