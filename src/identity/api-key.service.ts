@@ -14,6 +14,7 @@ import {
   revokeApiKeyRow,
   selectApiKey,
   selectApiKeys,
+  selectApiKeysByIds,
   touchApiKey,
 } from './api-key.store.js';
 import {
@@ -118,6 +119,17 @@ export async function findApiKey(
 ): Promise<ApiKeyRecord | null> {
   const key = await selectApiKey(db.prisma, id);
   return key && key.tenantId === tenantId ? key : null;
+}
+
+/** Keys of the tenant by id in one statement (per chunk), in the order asked; null where missing. */
+export async function findApiKeys(
+  db: Database,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<(ApiKeyRecord | null)[]> {
+  const keys = ids.length ? await selectApiKeysByIds(db.prisma, tenantId, ids) : [];
+  const byId = new Map(keys.map((key) => [key.id, key]));
+  return ids.map((id) => byId.get(id) ?? null);
 }
 
 const lastTouched = new Map<string, number>();

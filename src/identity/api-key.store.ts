@@ -3,8 +3,10 @@
  * ApiKeyRecords here and nowhere else. Keys are found by id across tenants (a secret names
  * its key, not its tenant); every other read is scoped to a tenant.
  */
+
+import { readInChunks } from '../db/chunks.js';
 import type { Executor } from '../db/transaction.js';
-import type { ApiKey } from '../generated/prisma/client.js';
+import { type ApiKey, Prisma } from '../generated/prisma/client.js';
 import { type Scope, scopesFrom } from './identity.js';
 
 /** A stored API key; `secretHash` never leaves the identity module. */
@@ -47,6 +49,21 @@ export async function insertApiKey(
 export async function selectApiKey(db: Executor, id: string): Promise<ApiKeyRecord | null> {
   const [row] = await db.$queryRaw<ApiKey[]>`SELECT * FROM "ApiKey" WHERE "id" = ${id}`;
   return row ? toApiKeyRecord(row) : null;
+}
+
+/** A tenant's keys by id, in chunks under SQLite's parameter cap; unordered. */
+export async function selectApiKeysByIds(
+  db: Executor,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<ApiKeyRecord[]> {
+  const rows = await readInChunks(
+    ids,
+    1,
+    (chunk) => db.$queryRaw<ApiKey[]>`
+      SELECT * FROM "ApiKey" WHERE "tenantId" = ${tenantId} AND "id" IN (${Prisma.join(chunk)})`,
+  );
+  return rows.map(toApiKeyRecord);
 }
 
 /** A tenant's keys, newest first (ties by id). */

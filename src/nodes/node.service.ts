@@ -1,12 +1,12 @@
 /**
  * Objects by node id (contract: Query.node, Query.nodes): threads, items and compaction
  * records, looked up in one statement per kind through each module's service, and API keys
- * (for callers with the admin scope).
+ * (for callers with the admin scope), one statement per kind.
  */
 import { findCompactions } from '../compaction/compaction.service.js';
 import type { CompactionRecord } from '../compaction/compaction.store.js';
 import type { ServiceContext } from '../context.js';
-import { findApiKey } from '../identity/api-key.service.js';
+import { findApiKeys } from '../identity/api-key.service.js';
 import type { ApiKeyRecord } from '../identity/api-key.store.js';
 import { parseNodeId } from '../ids.js';
 import type { ItemRecord } from '../items/item.store.js';
@@ -29,28 +29,25 @@ export async function findNodes(
   const threadIds: string[] = [];
   const itemKeys: { threadId: string; seq: number }[] = [];
   const compactionKeys: { threadId: string; markerSeq: number }[] = [];
+  const keyIds: string[] = [];
+  // API keys are visible to admins only (contract part identity); to others they are unknown ids.
+  const admin = ctx.identity.scopes.has('admin');
   for (const p of parsed) {
     if (p?.kind === 'thread') threadIds.push(p.threadId);
     else if (p?.kind === 'item') itemKeys.push(p);
     else if (p?.kind === 'compaction') compactionKeys.push(p);
+    else if (p?.kind === 'apiKey' && admin) keyIds.push(p.keyId);
   }
-  const [threads, items, compactions] = await Promise.all([
+  const [threads, items, compactions, keys] = await Promise.all([
     threadIds.length ? findThreads(ctx, threadIds) : [],
     findItems(ctx, itemKeys),
     findCompactions(ctx, compactionKeys),
+    findApiKeys(ctx.db, ctx.tenantId, keyIds),
   ]);
-  const next = { thread: 0, item: 0, compaction: 0 };
-  // API keys are few per request and visible to admins only (contract part identity).
-  const keys = await Promise.all(
-    parsed.map((p) =>
-      p?.kind === 'apiKey' && ctx.identity.scopes.has('admin')
-        ? findApiKey(ctx.db, ctx.tenantId, p.keyId)
-        : null,
-    ),
-  );
-  return parsed.map((p, i): NodeRecord | null => {
+  const next = { thread: 0, item: 0, compaction: 0, apiKey: 0 };
+  return parsed.map((p): NodeRecord | null => {
     if (!p) return null;
-    if (p.kind === 'apiKey') return keys[i] ?? null;
+    if (p.kind === 'apiKey') return admin ? (keys[next.apiKey++] ?? null) : null;
     if (p.kind === 'thread') return threads[next.thread++] ?? null;
     if (p.kind === 'item') return items[next.item++] ?? null;
     return compactions[next.compaction++] ?? null;
