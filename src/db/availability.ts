@@ -4,13 +4,14 @@
  * enough for a probe polled every few seconds:
  * - a probe query (2 s at most): fails while the database is unreachable; on PostgreSQL it also
  *   reads `transaction_read_only` (on for a standby, or with default_transaction_read_only);
- * - on SQLite, the file system of the database: read-only (EROFS), or less than
+ * - on SQLite, the database file: it cannot be opened for writing (EROFS: a read-only mount,
+ *   or ext4 turned read-only after an error), or its file system has less than
  *   SQLITE_MIN_FREE_BYTES free (a full disk: SQLite then fails even reads, as a disk I/O error);
  * - the last write failure a request met (full disk, read-only, I/O error), for
  *   FAILURE_HOLD_MS: the only signal of a full disk on PostgreSQL, which no probe sees.
  * Each recovers by itself once its cause is gone: no restart.
  */
-import { accessSync, constants, statfsSync } from 'node:fs';
+import { closeSync, openSync, statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Database } from './client.js';
 import { type DependencyFailure, dependencyFailure, type FailureKind } from './unavailable.js';
@@ -56,16 +57,21 @@ export interface Availability {
   state(): Promise<DatabaseState>;
 }
 
-/** The SQLite file system's problem: read-only, or (nearly) full; null when writable. */
-function sqliteDiskProblem(folder: string): FailureKind | null {
+/**
+ * The SQLite file's problem: read-only (opening it for writing fails: a read-only mount, or
+ * ext4 turned read-only by an error, which access() does not see), or a (nearly) full file
+ * system; null when writable. Opening for writing writes nothing.
+ */
+function sqliteDiskProblem(file: string): FailureKind | null {
   try {
-    accessSync(folder, constants.W_OK);
-    const fs = statfsSync(folder);
+    closeSync(openSync(file, 'r+'));
+    const fs = statfsSync(dirname(file));
     return fs.bavail * fs.bsize < SQLITE_MIN_FREE_BYTES ? 'disk-full' : null;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EROFS') return 'read-only';
-    return code === 'ENOENT' ? 'disk-io' : null;
+    if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read-only';
+    if (code === 'ENOSPC') return 'disk-full';
+    return 'disk-io';
   }
 }
 
@@ -85,21 +91,19 @@ async function within<T>(ms: number, query: Promise<T>): Promise<T> {
 }
 
 /**
- * The availability of `db`, opened from `url` (the SQLite file's folder is watched).
+ * The availability of `db`, opened from `url` (a SQLite file is checked as above).
  * @param now the clock (tests)
  */
 export function createAvailability(db: Database, url: string, now = Date.now): Availability {
-  const folder =
-    db.provider === 'sqlite' && url !== 'file::memory:'
-      ? dirname(resolve(url.replace(/^file:/, '')))
-      : null;
+  const file =
+    db.provider === 'sqlite' && url !== 'file::memory:' ? resolve(url.replace(/^file:/, '')) : null;
   let lastWriteFailure: { kind: FailureKind; at: number } | null = null;
 
   const classify = (error: unknown): DependencyFailure | null => {
     const failure = dependencyFailure(error);
     if (!failure) return null;
-    if (folder && (failure.kind === 'disk-io' || failure.kind === 'database-connection')) {
-      const disk = sqliteDiskProblem(folder);
+    if (file && (failure.kind === 'disk-io' || failure.kind === 'database-connection')) {
+      const disk = sqliteDiskProblem(file);
       if (disk) failure.kind = disk;
     }
     if (WRITE_FAILURES.has(failure.kind)) lastWriteFailure = { kind: failure.kind, at: now() };
@@ -118,7 +122,7 @@ export function createAvailability(db: Database, url: string, now = Date.now): A
         return rows[0]?.readOnly === 'on' ? 'read-only' : null;
       }
       await within(PROBE_TIMEOUT_MS, db.prisma.$queryRawUnsafe('SELECT 1'));
-      return folder ? sqliteDiskProblem(folder) : null;
+      return file ? sqliteDiskProblem(file) : null;
     } catch (error) {
       return classify(error)?.kind ?? 'database-connection';
     }

@@ -62,12 +62,21 @@ export async function readyz(port: number): Promise<{ status: number; body: Reco
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/** Polls /readyz until it answers `status` (20 s at most); returns its body. */
-export async function waitForReady(port: number, status: number): Promise<Record<string, unknown>> {
+/**
+ * Polls /readyz until it answers `status` (and, when given, `database` in its body), 20 s at
+ * most; returns its body.
+ */
+export async function waitForReady(
+  port: number,
+  status: number,
+  database?: string,
+): Promise<Record<string, unknown>> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const answer = await readyz(port);
-    if (answer.status === status) return answer.body;
+    if (answer.status === status && (!database || answer.body.database === database)) {
+      return answer.body;
+    }
     if (Date.now() > deadline) {
       throw new Error(`/readyz never answered ${status}; last: ${JSON.stringify(answer)}`);
     }
