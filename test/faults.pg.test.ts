@@ -59,7 +59,10 @@ describe('a cut TCP connection (a database restart)', () => {
     expect((await readyz(port)).status).toBe(200);
     await proxy.cut();
     expectConnectionLost(await appendWithKey(t, threadId, 'cut-before'));
-    expect(await waitForReady(port, 503)).toEqual({ status: 'unavailable', database: 'unreachable' });
+    expect(await waitForReady(port, 503)).toEqual({
+      status: 'unavailable',
+      database: 'unreachable',
+    });
     const read = await t.request('{ threads { totalCount } }');
     expect(read.errors?.[0]?.extensions?.code).toBe('UNAVAILABLE');
 
@@ -94,7 +97,11 @@ describe('a cut TCP connection (a database restart)', () => {
     expect(retried.seqs).toEqual([0, 1, 2]);
     const again = await appendWithKey(t, threadId, 'cut-mid');
     expect(again).toMatchObject({ status: 200, replayed: true, seqs: [0, 1, 2] });
-    expect(await storedContents(t, threadId)).toEqual(['0:cut-mid-0', '1:cut-mid-1', '2:cut-mid-2']);
+    expect(await storedContents(t, threadId)).toEqual([
+      '0:cut-mid-0',
+      '1:cut-mid-1',
+      '2:cut-mid-2',
+    ]);
   });
 });
 

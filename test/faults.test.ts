@@ -116,14 +116,20 @@ describe('a statement that waits too long', () => {
     expect(outcome.status).toBe(503);
     expect(outcome.error?.message).toMatch(OUTCOME_UNKNOWN);
     if (testProvider === 'postgresql') {
-      expect(outcome.error?.extensions).toEqual({ code: 'UNAVAILABLE', reason: 'statement-timeout' });
+      expect(outcome.error?.extensions).toEqual({
+        code: 'UNAVAILABLE',
+        reason: 'statement-timeout',
+      });
       expect(outcome.error?.message).toMatch(/took longer than DB_STATEMENT_TIMEOUT_MS/);
     } else {
       expect(outcome.error?.extensions).toEqual({ code: 'UNAVAILABLE', reason: 'database-locked' });
       expect(outcome.error?.message).toMatch(/locked by another process for longer than 10 s/);
     }
     expect((await readyz(port)).status).toBe(200);
-    expect(await appendWithKey(t, threadId, 'slow')).toMatchObject({ status: 200, seqs: [0, 1, 2] });
+    expect(await appendWithKey(t, threadId, 'slow')).toMatchObject({
+      status: 200,
+      seqs: [0, 1, 2],
+    });
     expect(await storedContents(t, threadId)).toEqual(['0:slow-0', '1:slow-1', '2:slow-2']);
   });
 });
@@ -159,7 +165,10 @@ describe('a read-only database', () => {
       await admin.client.query(`ALTER DATABASE ${name} RESET default_transaction_read_only`);
       await admin.terminateOthers();
       expect(await waitForReady(port, 200)).toEqual({ status: 'ok', database: 'ok' });
-      expect(await appendWithKey(t, threadId, 'ro')).toMatchObject({ status: 200, seqs: [0, 1, 2] });
+      expect(await appendWithKey(t, threadId, 'ro')).toMatchObject({
+        status: 200,
+        seqs: [0, 1, 2],
+      });
       expect(await storedContents(t, threadId)).toEqual(['0:ro-0', '1:ro-1', '2:ro-2']);
     },
   );
@@ -176,7 +185,9 @@ describe('a read-only database', () => {
         run('mkfs.ext4', ['-q', '-F', image]);
         run('mount', ['-o', 'loop,errors=remount-ro', image, folder]);
       } catch (error) {
-        ctx.skip(`cannot mount an ext4 loop device here: ${(error as Error).message.split('\n')[0]}`);
+        ctx.skip(
+          `cannot mount an ext4 loop device here: ${(error as Error).message.split('\n')[0]}`,
+        );
       }
       cleanups.push(() => run('umount', ['-l', folder]));
       const { t, port } = await appOn(`file:${folder}/faults.db`);
@@ -191,7 +202,10 @@ describe('a read-only database', () => {
       expect(outcome.error?.extensions).toEqual({ code: 'UNAVAILABLE', reason: 'read-only' });
       expect(outcome.error?.message).toMatch(/^The database is read-only/);
       expect(outcome.error?.message).toMatch(OUTCOME_UNKNOWN);
-      expect(await waitForReady(port, 503)).toEqual({ status: 'unavailable', database: 'read-only' });
+      expect(await waitForReady(port, 503)).toEqual({
+        status: 'unavailable',
+        database: 'read-only',
+      });
       // Reads still work; the file system stays read-only until an operator repairs it.
       expect(await storedContents(t, threadId)).toEqual(['0:before-0']);
     },
@@ -214,7 +228,10 @@ describe('a full disk', () => {
       expect(outcome.error?.extensions).toEqual({ code: 'UNAVAILABLE', reason: 'disk-full' });
       expect(outcome.error?.message).toMatch(/^The disk is full: the database cannot write: /);
       expect(outcome.error?.message).toMatch(OUTCOME_UNKNOWN);
-      expect(await waitForReady(port, 503)).toEqual({ status: 'unavailable', database: 'disk full' });
+      expect(await waitForReady(port, 503)).toEqual({
+        status: 'unavailable',
+        database: 'disk full',
+      });
 
       rmSync(filler);
       expect(await waitForReady(port, 200)).toEqual({ status: 'ok', database: 'ok' });

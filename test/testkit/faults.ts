@@ -31,7 +31,10 @@ export async function appendWithKey(
   const response = await t.app.yoga.fetch('http://localhost/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: APPEND, variables: { input: { threadId, idempotencyKey, items } } }),
+    body: JSON.stringify({
+      query: APPEND,
+      variables: { input: { threadId, idempotencyKey, items } },
+    }),
   });
   const body = (await response.json()) as {
     data?: { appendItems: { replayed: boolean; items: { seq: number }[] } } | null;
@@ -57,7 +60,9 @@ export async function storedContents(t: TestApp, threadId: string): Promise<stri
 }
 
 /** GET /readyz of a listening app: status and body. */
-export async function readyz(port: number): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function readyz(
+  port: number,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`http://127.0.0.1:${port}/readyz`);
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
