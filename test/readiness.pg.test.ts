@@ -69,7 +69,7 @@ it('fails while the database is unreachable and recovers without a restart', asy
   await closeProxy();
   await waitFor(503);
   const failed = await server.graphql('{ threads { totalCount } }');
-  expect(failed.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
+  expect(failed.errors?.[0]?.extensions?.code).toBe('UNAVAILABLE');
   await openProxy(new URL(database.url));
   await waitFor(200);
   const ok = await server.graphql('{ threads { totalCount } }');

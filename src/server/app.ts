@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { limitsFromEnv } from '../context.js';
+import { type Availability, createAvailability } from '../db/availability.js';
 import { type Database, openDatabase } from '../db/client.js';
 import { watchCommits } from '../db/commit-watch.js';
 import { ConfigError, type Env } from '../env.js';
@@ -139,6 +140,7 @@ function guardedYoga(
     authPlugin: Plugin;
     metricsPlugin: Plugin;
     context: YogaOptions['context'];
+    availability: Availability;
   },
 ): ThreadstoreYoga {
   const { audit } = deps;
@@ -160,6 +162,7 @@ function guardedYoga(
       deps.metricsPlugin,
     ],
     context: deps.context,
+    classify: deps.availability.classify,
     graphiql: env.GRAPHIQL,
     cors: corsOptions(env.CORS_ORIGINS),
   });
@@ -277,6 +280,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
   const rateLimiter = await createRateLimiter(env, logger);
   warnOnLooseJwt(env, logger);
   const auth = requestAuthentication(authenticator, { db, events, limits });
+  const availability = createAvailability(db, env.DATABASE_URL);
   const yoga = guardedYoga(env, {
     logger,
     audit,
@@ -284,10 +288,11 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     authPlugin: auth.plugin,
     metricsPlugin: metrics.plugin,
     context: auth.context,
+    availability,
   });
 
   let stopping = false;
-  const health = healthHandler({ db, build, stopping: () => stopping });
+  const health = healthHandler({ db, availability, build, stopping: () => stopping });
   const server = httpServer(env, { logger, audit, health, yoga });
   const ws = attachGraphqlWs(server, { yoga, authenticator, audit, logger, ...wsLimits(env) });
   const jobs = startJobs(db, env.IDEMPOTENCY_KEY_TTL_HOURS, logger);

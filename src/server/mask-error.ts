@@ -1,11 +1,15 @@
 /**
  * How failures reach clients (contract: Errors). Our ThreadstoreErrors become GraphQL errors
- * with their code; variables that do not coerce get BAD_USER_INPUT; everything unexpected is
- * masked as "Unexpected error." with INTERNAL_SERVER_ERROR and logged with its stack.
+ * with their code; variables that do not coerce get BAD_USER_INPUT; a failed dependency (the
+ * database or Redis: src/db/unavailable.ts) is UNAVAILABLE with HTTP 503, saying what failed
+ * and that the outcome is unknown, logged as a warning with its cause; everything else
+ * unexpected is masked as "Unexpected error." with INTERNAL_SERVER_ERROR and logged with its
+ * stack.
  */
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import { type Plugin, maskError as yogaMaskError } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import { type DependencyFailure, dependencyFailure, unavailableError } from '../db/unavailable.js';
 import { ThreadstoreError } from '../errors.js';
 
 /** A copy of `like` (location and path kept) with `message` and extensions plus `code`. */
@@ -47,11 +51,20 @@ export function clientErrorCode(error: unknown, fallback = 'GRAPHQL_VALIDATION_F
   if (typeof graphQLError?.extensions.code === 'string') return graphQLError.extensions.code;
   if (graphQLError && isClientError(graphQLError))
     return isCoercionError(graphQLError) ? 'BAD_USER_INPUT' : fallback;
-  return 'INTERNAL_SERVER_ERROR';
+  return dependencyFailure(original) ? 'UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
 }
 
-/** Builds yoga's maskError for a logger. */
-export function createMaskError(logger: Logger) {
+/** HTTP 503 for a response carrying UNAVAILABLE (yoga takes the status from extensions.http). */
+const UNAVAILABLE_HTTP = { http: { status: 503 } };
+
+/**
+ * Builds yoga's maskError for a logger. `classify` recognises dependency failures (default:
+ * src/db/unavailable.ts alone; the app passes its database's, which also reads the disk).
+ */
+export function createMaskError(
+  logger: Logger,
+  classify: (error: unknown) => DependencyFailure | null = dependencyFailure,
+) {
   return (error: unknown, message: string, isDev?: boolean): Error => {
     const graphQLError = error instanceof GraphQLError ? error : null;
     const original = graphQLError?.originalError ?? error;
@@ -68,6 +81,15 @@ export function createMaskError(logger: Logger) {
         );
       }
       return graphQLError;
+    }
+    const failure = classify(original);
+    if (failure) {
+      logger.warn({ err: original, path: graphQLError?.path, ...failure }, 'dependency failed');
+      const unavailable = unavailableError(failure);
+      return withCode(graphQLError, unavailable.message, unavailable.code, {
+        ...unavailable.details,
+        ...UNAVAILABLE_HTTP,
+      });
     }
     logger.error({ err: original, path: graphQLError?.path }, 'unexpected error');
     const masked = yogaMaskError(error, message, isDev);

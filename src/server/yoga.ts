@@ -13,6 +13,7 @@ import {
 } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
+import type { DependencyFailure } from '../db/unavailable.js';
 import { schema } from '../schema/index.js';
 import type { InitialContext } from './auth.js';
 import { createMaskError } from './mask-error.js';
@@ -29,6 +30,8 @@ export interface YogaOptions {
   graphiql: boolean;
   /** Yoga's `cors` option (browser.ts: listed origins only). */
   cors: YogaServerOptions<Record<string, unknown>, ServiceContext>['cors'];
+  /** Recognises dependency failures (UNAVAILABLE): src/db/availability.ts. */
+  classify?: (error: unknown) => DependencyFailure | null;
 }
 
 /** Yoga's logger on pino: its messages are strings, so the arguments are joined. */
@@ -51,6 +54,7 @@ export function createThreadstoreYoga({
   context,
   graphiql,
   cors,
+  classify,
 }: YogaOptions): ThreadstoreYoga {
   return createYoga<Record<string, unknown>, ServiceContext>({
     schema,
@@ -61,7 +65,7 @@ export function createThreadstoreYoga({
     renderGraphiQL,
     landingPage: false,
     logging: loggingBridge(logger),
-    maskedErrors: { maskError: createMaskError(logger) },
+    maskedErrors: { maskError: createMaskError(logger, classify) },
     plugins,
     context,
   });
