@@ -118,13 +118,13 @@ function scalarLength(value: unknown): number {
 }
 
 /**
- * An upper-bound-ish estimate of the bytes JSON.stringify(value) would write (strings as UTF-8
- * plus quotes; escapes not counted), without writing it. Stops once over `limit`. An object
- * reached again (one stored item repeated in a response) is measured once and counted again.
+ * The bytes JSON.stringify(value) would write, without writing it (strings as UTF-8 plus quotes;
+ * escapes are not counted, so a string of control characters is under-counted). Stops once
+ * over `limit`. An object reached again (one stored item repeated in a response) is measured
+ * once and counted once per copy.
  */
 export function jsonBytes(value: unknown, limit: number): number {
   const sizes = new WeakMap<object, number>();
-  let total = 0;
   const measure = (v: unknown): number => {
     if (typeof v === 'string') return Buffer.byteLength(v, 'utf8') + 2;
     if (v === null || typeof v !== 'object') return scalarLength(v);
@@ -149,8 +149,7 @@ export function jsonBytes(value: unknown, limit: number): number {
     sizes.set(v, size);
     return size;
   };
-  total = measure(value);
-  return total;
+  return measure(value);
 }
 
 /** The result sent instead of one over `maxBytes`. */
