@@ -173,7 +173,16 @@ const envSchema = z.object({
   MAX_QUERY_DEPTH: integer(1).default(16).describe('a whole number above 0'),
   MAX_QUERY_ALIASES: integer(1).default(30).describe('a whole number above 0'),
   MAX_QUERY_TOKENS: integer(1).default(5000).describe('a whole number above 0'),
-  MAX_QUERY_COST: integer(1).default(1_000_000).describe('a whole number above 0'),
+  // Measured (scripts/measure-cost.ts): the largest client operation, ThreadList at first: 500,
+  // costs 14,001; 50,000 leaves room for it and refuses 30 aliases of items(first: 500).
+  MAX_QUERY_COST: integer(1)
+    .default(50_000)
+    .describe(
+      'a whole number above 0: the cost of an operation, each field once per row it can return',
+    ),
+  MAX_RESPONSE_BYTES: integer(1)
+    .default(32 * 1024 * 1024)
+    .describe('a size in bytes above 0: the largest JSON response (or subscription event)'),
   IDEMPOTENCY_KEY_TTL_HOURS: integer(24).default(24).describe('a number of hours, at least 24'),
   MAX_PAGE_SIZE: integer(1).default(500).describe('a whole number above 0'),
   SHUTDOWN_DELAY_MS: integer(0)

@@ -134,9 +134,16 @@ describe('limits', () => {
       id,
       Array.from({ length: 400 }, (_, i) => message(`n${i}`)),
     );
+    // nodes takes 100 ids; four aliases in one request still load as one batch of 400 ids.
     const ids = Array.from({ length: 400 }, (_, i) => `${id}:${i}`);
-    const nodes = await t.execute(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { ids });
-    expect(nodes.nodes.map((n: { id: string }) => n.id)).toEqual(ids);
+    const quarters = [0, 1, 2, 3].map((q) => ids.slice(q * 100, q * 100 + 100));
+    const nodes = await t.execute(
+      `query($a: [ID!]!, $b: [ID!]!, $c: [ID!]!, $d: [ID!]!) { a: nodes(ids: $a) { id } b: nodes(ids: $b) { id } c: nodes(ids: $c) { id } d: nodes(ids: $d) { id } }`,
+      { a: quarters[0], b: quarters[1], c: quarters[2], d: quarters[3] },
+    );
+    expect([nodes.a, nodes.b, nodes.c, nodes.d].flat().map((n: { id: string }) => n.id)).toEqual(
+      ids,
+    );
     for (let s = 0; s < 400; s++) {
       await t.execute(
         `mutation($id: ID!, $s: Int!) { addCompaction(input: { threadId: $id, startSeq: $s, endSeq: $s, summary: "s" }) { marker { seq } } }`,
@@ -150,10 +157,14 @@ describe('limits', () => {
     expect(context.thread.context).toHaveLength(400);
     expect(context.thread.compactions).toHaveLength(400);
     const markers = Array.from({ length: 400 }, (_, i) => `${id}:compaction:${400 + i}`);
-    const records = await t.execute(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, {
-      ids: markers,
-    });
-    expect(records.nodes.map((n: { id: string }) => n.id)).toEqual(markers);
+    const parts = [0, 1, 2, 3].map((q) => markers.slice(q * 100, q * 100 + 100));
+    const records = await t.execute(
+      `query($a: [ID!]!, $b: [ID!]!, $c: [ID!]!, $d: [ID!]!) { a: nodes(ids: $a) { id } b: nodes(ids: $b) { id } c: nodes(ids: $c) { id } d: nodes(ids: $d) { id } }`,
+      { a: parts[0], b: parts[1], c: parts[2], d: parts[3] },
+    );
+    expect(
+      [records.a, records.b, records.c, records.d].flat().map((n: { id: string }) => n.id),
+    ).toEqual(markers);
   });
 
   it('a syntax error on a WebSocket fails that operation only', async () => {

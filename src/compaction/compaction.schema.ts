@@ -4,7 +4,8 @@
  */
 import { CompactionItemRef, ITEM_TYPES, itemTypeName } from '../items/item.schema.js';
 import type { ItemRecord } from '../items/item.store.js';
-import { builder, needs } from '../schema/builder.js';
+import { DEFAULT_PAGE_SIZE } from '../pagination.js';
+import { builder, listCost, needs } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
 import { ThreadRef } from '../threads/thread.schema.js';
 import {
@@ -53,12 +54,15 @@ builder.objectFields(ThreadRef, (t) => ({
     authScopes: needs('threads:read'),
     type: CompactionRecordRef,
     description: 'In startSeq order.',
+    complexity: listCost(DEFAULT_PAGE_SIZE),
     load: (threadIds: string[], ctx) => compactionsOf(ctx, threadIds),
     resolve: (thread) => thread.id,
   }),
   context: t.field({
     authScopes: needs('threads:read'),
     type: [ContextEntryRef],
+    // As long as the thread: counted as a full page; the response byte cap bounds the rest.
+    complexity: (_args, ctx) => listCost(ctx.limits.maxPageSize),
     description:
       'What to send to a model: each compaction record in place of its range, then the uncovered items, in seq order.',
     resolve: (thread, _args, ctx) => threadContext(ctx, thread),

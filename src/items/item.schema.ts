@@ -4,7 +4,7 @@
  * the appendItems and purgeItems mutations are in item-write.schema.ts.
  */
 import type { FieldMap } from '@pothos/core';
-import { builder, needs } from '../schema/builder.js';
+import { builder, needs, pageCost } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
 import { ThreadRef } from '../threads/thread.schema.js';
 import type { ThreadRecord } from '../threads/thread.store.js';
@@ -291,6 +291,7 @@ builder.objectFields(ThreadRef, (t) => ({
       // The log is content: readable with threads:read only, also inside a mutation's payload.
       authScopes: needs('threads:read'),
       type: ItemRef,
+      complexity: pageCost,
       description:
         'The log in seq order. Cursors are opaque and belong to this thread.\nafterSeq/beforeSeq are exclusive seq bounds usable instead of cursors (a\nnegative afterSeq means from the first item). types filters by\nConversationItem.type; totalCount counts the items matching types, whatever\nthe cursors and bounds. Default page size 50, maximum 500. BAD_USER_INPUT\nfor: first or last negative or over 500, first and last together, an empty\ntypes list, a malformed cursor or one from another thread.',
       args: {

@@ -1,12 +1,14 @@
 /**
  * Query.node and Query.nodes: any object by its id, batched per request so `nodes` costs one
- * statement per kind, order kept, null for unknown ids.
+ * statement per kind, order kept, null for unknown ids. A repeated id is looked up once (the
+ * request's DataLoader dedupes and caches by id); `nodes` takes at most MAX_NODE_IDS ids and
+ * costs its selection once per id (src/server/limits.ts).
  */
 import DataLoader from 'dataloader';
 import type { ServiceContext } from '../context.js';
 import { builder, needs } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
-import { findNodes, type NodeRecord } from './node.service.js';
+import { assertNodeIdCount, findNodes, type NodeRecord } from './node.service.js';
 
 const loaders = new WeakMap<object, DataLoader<string, NodeRecord | null>>();
 
@@ -38,11 +40,18 @@ builder.queryField('nodes', (t) =>
     nullable: { list: false, items: true },
     description: 'Objects by id, in the order asked; null for unknown or malformed ids.',
     args: { ids: t.arg.idList({ required: true }) },
-    resolve: async (_root, args, ctx) =>
+    // Refused here, before any look-up, when the list is too long (the resolver checks again).
+    complexity: (args) => {
+      assertNodeIdCount(args.ids.length);
+      return { field: 1, multiplier: args.ids.length };
+    },
+    resolve: async (_root, args, ctx) => {
+      assertNodeIdCount(args.ids.length);
       // Unknown ids load as null; an Error is a failed lookup and must not pass for "unknown".
-      (await nodeLoader(ctx).loadMany(args.ids.map(String))).map((n) => {
+      return (await nodeLoader(ctx).loadMany(args.ids.map(String))).map((n) => {
         if (n instanceof Error) throw n;
         return n;
-      }),
+      });
+    },
   }),
 );

@@ -6,6 +6,7 @@
 import { findCompactions } from '../compaction/compaction.service.js';
 import type { CompactionRecord } from '../compaction/compaction.store.js';
 import type { ServiceContext } from '../context.js';
+import { BadUserInputError } from '../errors.js';
 import { findApiKeys } from '../identity/api-key.service.js';
 import type { ApiKeyRecord } from '../identity/api-key.store.js';
 import { parseNodeId } from '../ids.js';
@@ -13,6 +14,22 @@ import type { ItemRecord } from '../items/item.store.js';
 import { findItems } from '../items/item-history.service.js';
 import { findThreads } from '../threads/thread.service.js';
 import type { ThreadRecord } from '../threads/thread.store.js';
+
+/** Ids one `nodes` call takes at most (issue 10: a long list is a cheap amplifier). */
+export const MAX_NODE_IDS = 100;
+
+/**
+ * Refuses a `nodes` id list longer than MAX_NODE_IDS, before any database work.
+ * @throws BadUserInputError naming the count and the limit
+ */
+export function assertNodeIdCount(count: number): void {
+  if (count > MAX_NODE_IDS) {
+    throw new BadUserInputError(
+      `nodes takes at most ${MAX_NODE_IDS} ids; got ${count}. Split the list into several requests.`,
+      { argument: 'ids', limit: MAX_NODE_IDS },
+    );
+  }
+}
 
 /** Any object with a node id. */
 export type NodeRecord = ThreadRecord | ItemRecord | CompactionRecord | ApiKeyRecord;

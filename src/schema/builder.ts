@@ -3,11 +3,13 @@
  * app-layout). Domain modules add their types in *.schema.ts files.
  */
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { type AuthFailure, AuthScopeFailureType } from '@pothos/plugin-scope-auth';
 import type { ServiceContext } from '../context.js';
 import { ForbiddenError, type Scope } from '../identity/identity.js';
+import { DEFAULT_PAGE_SIZE } from '../pagination.js';
 
 /** The GraphQL context: a ServiceContext for the request's tenant. */
 export type GraphQLContext = ServiceContext;
@@ -31,7 +33,10 @@ export const builder = new SchemaBuilder<{
   // No Prisma plugin: reads go through the stores (raw statements where bench S5 measured
   // Prisma's per-call query compilation), so there is no Prisma query for it to shape.
   // Scope auth first, so no other plugin's wrapper runs before the check.
-  plugins: [ScopeAuthPlugin, RelayPlugin, DataloaderPlugin],
+  plugins: [ScopeAuthPlugin, RelayPlugin, DataloaderPlugin, ComplexityPlugin],
+  // Field costs only: the limit is checked before execution, with the request's variables, by
+  // src/server/limits.ts (the plugin's own check would run inside the first root resolver).
+  complexity: { disabled: true, defaultComplexity: 1, defaultListMultiplier: 10 },
   scopeAuth: {
     // Subscriptions are checked when they start, not at each event.
     authorizeOnSubscribe: true,
@@ -46,7 +51,8 @@ export const builder = new SchemaBuilder<{
     nodesQueryOptions: false,
     clientMutationId: 'omit',
     cursorType: 'String',
-    edgesFieldOptions: { nullable: false },
+    // The connection field multiplies by its page size (pageCost), so edges do not again.
+    edgesFieldOptions: { nullable: false, complexity: { field: 1, multiplier: 1 } },
     nodeFieldOptions: { nullable: false },
   },
 });
@@ -81,4 +87,26 @@ function forbidden(failure: AuthFailure, field: string): ForbiddenError {
 /** The `authScopes` of a field that needs `scope`. */
 export function needs(scope: Scope): { scope: Scope } {
   return { scope };
+}
+
+/**
+ * The cost of a connection field (plugin-complexity): its selection counted once per row of the
+ * requested page (first or last, else the default page size), at most the largest page allowed
+ * (a larger one is refused with BAD_USER_INPUT by the resolver anyway).
+ */
+export function pageCost(
+  args: { first?: number | null; last?: number | null },
+  ctx: GraphQLContext,
+): { field: number; multiplier: number } {
+  const requested = Math.max(args.first ?? 0, args.last ?? 0);
+  const size = args.first == null && args.last == null ? DEFAULT_PAGE_SIZE : requested;
+  return { field: 1, multiplier: Math.min(Math.max(size, 0), ctx.limits.maxPageSize) };
+}
+
+/**
+ * The cost of a list without page arguments that can grow with the data (a thread's context or
+ * compaction records): counted as `rows` rows.
+ */
+export function listCost(rows: number): { field: number; multiplier: number } {
+  return { field: 1, multiplier: rows };
 }

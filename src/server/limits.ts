@@ -1,13 +1,15 @@
 /**
- * Limits on what a client may send: query depth, aliases, tokens, directives and cost
- * (graphql-armor, checked before execution), documents nested too deeply for the parser, and
- * the request body size, also for bodies sent without a declared length (chunked).
+ * Limits on what a client may send and receive: query depth, aliases, tokens and directives
+ * (graphql-armor, checked before execution), the operation's cost and the response's size
+ * (cost.ts), documents nested too deeply for the parser, and the request body size, also for
+ * bodies sent without a declared length (chunked).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { GraphQLError, type parse } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Env } from '../env.js';
+import { costLimitPlugin, responseSizePlugin } from './cost.js';
 import type { ThreadstoreYoga } from './yoga.js';
 
 type ParseHookArgs = {
@@ -42,8 +44,9 @@ function parseDepthGuard(): Plugin {
 }
 
 /**
- * Depth, alias, token and cost limits, checked before execution (a 5,000-deep query would
- * otherwise overflow the parser's stack), and the parser's own depth guard.
+ * Depth, alias, token and directive limits, checked before execution (a 5,000-deep query would
+ * otherwise overflow the parser's stack), the parser's own depth guard, the cost limit (with
+ * variables, before any resolver) and the response size cap.
  */
 export function queryLimitPlugins(env: Env): Plugin[] {
   const onReject = [withValidationCode];
@@ -52,12 +55,15 @@ export function queryLimitPlugins(env: Env): Plugin[] {
       maxDepth: { n: env.MAX_QUERY_DEPTH, ignoreIntrospection: true, onReject },
       maxAliases: { n: env.MAX_QUERY_ALIASES, onReject },
       maxTokens: { n: env.MAX_QUERY_TOKENS, onReject },
-      costLimit: { maxCost: env.MAX_QUERY_COST, ignoreIntrospection: true, onReject },
+      // Cost is ours (cost.ts): armor's counts neither page sizes nor variables.
+      costLimit: { enabled: false },
       maxDirectives: { n: 50, onReject },
       // With introspection off, "Did you mean ...?" would reveal the schema field by field.
       blockFieldSuggestion: { enabled: !env.INTROSPECTION },
     }) as Plugin,
     parseDepthGuard(),
+    costLimitPlugin(env.MAX_QUERY_COST),
+    responseSizePlugin(env.MAX_RESPONSE_BYTES),
   ];
 }
 

@@ -4,7 +4,7 @@
  * to other modules (items, lastItem, compactions, context) are added by those modules.
  */
 import { THREAD_EVENT_TYPES, type ThreadEventPayload } from '../pubsub/topics.js';
-import { builder, needs } from '../schema/builder.js';
+import { builder, needs, pageCost } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
 import {
   createThread,
@@ -105,6 +105,7 @@ builder.queryField('threads', (t) =>
       authScopes: needs('threads:read'),
       type: ThreadRef,
       description: 'Default page size 50, maximum 500; keyset cursors.',
+      complexity: pageCost,
       args: {
         filter: t.arg({ type: ThreadFilterRef }),
         orderBy: t.arg({ type: ThreadOrderByRef, defaultValue: 'UPDATED_AT_DESC' }),

@@ -1,0 +1,190 @@
+/**
+ * What one operation may return: its cost, computed before execution from the field costs the
+ * schema declares (@pothos/plugin-complexity: page sizes and `nodes` ids multiply, variables
+ * included), and the size of its response, measured before it is serialised (issue 10:
+ * "cost counts what is returned").
+ */
+import { complexityFromQuery } from '@pothos/plugin-complexity';
+import {
+  type DefinitionNode,
+  type DocumentNode,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
+import { ThreadstoreError } from '../errors.js';
+
+/** The operation `operationName` selects (or the only one), or null. */
+function selectedOperation(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): OperationDefinitionNode | null {
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (operationName) return operations.find((o) => o.name?.value === operationName) ?? null;
+  return operations.length === 1 ? (operations[0] ?? null) : null;
+}
+
+/** Cost of an operation, or why it cannot be computed here. */
+export type CostResult =
+  | { cost: number }
+  | { refused: ThreadstoreError }
+  | { skipped: 'no-operation' | 'bad-variables' };
+
+/**
+ * The cost of the operation of `document` that `operationName` selects: each field costs 1,
+ * its selection multiplied by the field's multiplier (a connection's page size, `nodes`' id
+ * count, 10 for other lists). `refused` when a field's cost function refuses its arguments
+ * (`nodes` over 100 ids); `skipped` when the operation or its variables are invalid (execution
+ * reports that with its own code).
+ */
+export function operationCost(args: {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null;
+  variableValues?: Record<string, unknown> | null;
+  contextValue: object;
+}): CostResult {
+  const operation = selectedOperation(args.document, args.operationName);
+  if (!operation) return { skipped: 'no-operation' };
+  const fragments = args.document.definitions.filter(
+    (d: DefinitionNode) => d.kind === Kind.FRAGMENT_DEFINITION,
+  );
+  try {
+    const { complexity } = complexityFromQuery(
+      { kind: Kind.DOCUMENT, definitions: [operation, ...fragments] },
+      { schema: args.schema, ctx: args.contextValue, variables: args.variableValues ?? {} },
+    );
+    return { cost: complexity };
+  } catch (error) {
+    if (error instanceof ThreadstoreError) return { refused: error };
+    // Variables that do not coerce: execution answers BAD_USER_INPUT for them.
+    if (error instanceof GraphQLError) return { skipped: 'bad-variables' };
+    throw error;
+  }
+}
+
+/** The error for an operation over the cost limit: its cost and the limit, and what to do. */
+function overCost(cost: number, maxCost: number): GraphQLError {
+  return new GraphQLError(
+    `The operation costs ${cost}; the limit is ${maxCost}. Each field counts once per row it can return (a page counts first/last, or 50 when left out; nodes counts its ids): ask for smaller pages, fewer aliases or fewer fields.`,
+    { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', cost, maxCost } },
+  );
+}
+
+/** A ThreadstoreError as the GraphQLError a client sees (code and details in extensions). */
+function asGraphQLError(error: ThreadstoreError): GraphQLError {
+  return new GraphQLError(error.message, {
+    originalError: error,
+    extensions: { ...error.details, code: error.code },
+  });
+}
+
+/**
+ * Refuses, before any resolver runs, operations (queries, mutations, subscriptions; HTTP and
+ * WebSocket alike) whose cost is over `maxCost`: GRAPHQL_VALIDATION_FAILED naming the cost and
+ * the limit. Arguments a field's cost refuses (`nodes` over 100 ids) get that field's error.
+ */
+export function costLimitPlugin(maxCost: number): Plugin {
+  const check = (args: Parameters<typeof operationCost>[0]): ExecutionResult | null => {
+    const result = operationCost(args);
+    if ('refused' in result) return { errors: [asGraphQLError(result.refused)] };
+    if ('cost' in result && result.cost > maxCost) {
+      return { errors: [overCost(result.cost, maxCost)] };
+    }
+    return null;
+  };
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const refusal = check(args);
+      if (refusal) setResultAndStopExecution(refusal);
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const refusal = check(args);
+      if (refusal) setResultAndStopExecution(refusal);
+    },
+  };
+}
+
+/** JSON length of a number, boolean or null as JSON.stringify writes it. */
+function scalarLength(value: unknown): number {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : 4;
+  if (typeof value === 'boolean') return value ? 4 : 5;
+  return 4; // null, undefined (written as null in arrays)
+}
+
+/**
+ * The bytes JSON.stringify(value) would write, without writing it (strings as UTF-8 plus quotes;
+ * escapes are not counted, so a string of control characters is under-counted). Stops once
+ * over `limit`. An object reached again (one stored item repeated in a response) is measured
+ * once and counted once per copy.
+ */
+export function jsonBytes(value: unknown, limit: number): number {
+  const sizes = new WeakMap<object, number>();
+  const measure = (v: unknown): number => {
+    if (typeof v === 'string') return Buffer.byteLength(v, 'utf8') + 2;
+    if (v === null || typeof v !== 'object') return scalarLength(v);
+    const known = sizes.get(v);
+    if (known !== undefined) return known;
+    if (typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+      return measure((v as { toJSON: () => unknown }).toJSON());
+    }
+    let size = 2;
+    if (Array.isArray(v)) {
+      for (const element of v) {
+        size += measure(element) + 1;
+        if (size > limit) return size;
+      }
+    } else {
+      for (const [key, element] of Object.entries(v)) {
+        if (element === undefined) continue;
+        size += Buffer.byteLength(key, 'utf8') + 4 + measure(element);
+        if (size > limit) return size;
+      }
+    }
+    sizes.set(v, size);
+    return size;
+  };
+  return measure(value);
+}
+
+/** The result sent instead of one over `maxBytes`. */
+function tooLargeResult(maxBytes: number): ExecutionResult {
+  return {
+    data: null,
+    errors: [
+      new GraphQLError(
+        `The response would be over ${maxBytes} bytes, the limit (MAX_RESPONSE_BYTES). Ask for fewer rows per request (a smaller first/last, fewer nodes ids, fewer aliases) or leave out large fields such as data.`,
+        { extensions: { code: 'PAYLOAD_TOO_LARGE', maxBytes } },
+      ),
+    ],
+  };
+}
+
+/**
+ * Replaces a result (or a subscription event) whose JSON would be over `maxBytes` with one
+ * PAYLOAD_TOO_LARGE error, before it is serialised: the oversized JSON text is never written.
+ */
+export function responseSizePlugin(maxBytes: number): Plugin {
+  const cap = ({
+    result,
+    setResult,
+  }: {
+    result: ExecutionResult;
+    setResult: (r: ExecutionResult) => void;
+  }) => {
+    if (jsonBytes(result, maxBytes) > maxBytes) setResult(tooLargeResult(maxBytes));
+  };
+  return {
+    onExecute: () => ({
+      onExecuteDone: (payload) => handleStreamOrSingleExecutionResult(payload, cap),
+    }),
+    onSubscribe: () => ({
+      onSubscribeResult: (payload) => handleStreamOrSingleExecutionResult(payload, cap),
+    }),
+  };
+}
