@@ -56,9 +56,10 @@ export interface OtherWritersThreadEvents {
   /**
    * Reads what changed in the tenants that have threadEvents followers here and publishes it
    * (two statements; none when nobody follows a thread list). Call it when another process
-   * committed (src/db/commit-watch.ts).
+   * committed (src/db/commit-watch.ts), or with `after` (default now) when events committed
+   * after it may have been missed (Redis was down).
    */
-  check(): Promise<void>;
+  check(after?: Date): Promise<void>;
   /** `bus`, noting the thread events this process publishes, so check() does not repeat them. */
   observe(bus: EventBus): EventBus;
 }
@@ -94,10 +95,10 @@ export function otherWritersThreadEvents(db: Database, bus: EventBus): OtherWrit
   ) => publishThreadEvent(bus, tenantId, type, { id, agentId }, at);
 
   return {
-    async check() {
+    async check(after = new Date()) {
       const tenants = bus.listenedKeys('thread-events');
       if (tenants.length === 0) return;
-      const since = new Date(Date.now() - WINDOW_MS);
+      const since = new Date(after.getTime() - WINDOW_MS);
       prune(since.getTime());
       for (const row of await selectThreadsChangedSince(db.prisma, tenants, since)) {
         const key = `${row.tenantId}/${row.id}`;
