@@ -60,7 +60,10 @@ export interface OtherWritersThreadEvents {
    * after it may have been missed (Redis was down).
    */
   check(after?: Date): Promise<void>;
-  /** `bus`, noting the thread events this process publishes, so check() does not repeat them. */
+  /**
+   * `bus`, noting the thread events this process publishes or its followers receive (from
+   * other instances, through Redis), so check() does not repeat them.
+   */
   observe(bus: EventBus): EventBus;
 }
 
@@ -122,20 +125,29 @@ export function otherWritersThreadEvents(db: Database, bus: EventBus): OtherWrit
     },
     observe(inner) {
       let notes = 0;
+      const note = (event: ThreadEventPayload) => {
+        if (event.type === 'DELETED') {
+          ids.delete(`${event.tenantId}/${threadIdHash(event.threadId)}`);
+          stamps.delete(`${event.tenantId}/${event.threadId}`);
+          return;
+        }
+        stamps.set(`${event.tenantId}/${event.threadId}`, Date.parse(event.at));
+        remember(event.tenantId, event.threadId, event.agentId);
+        if (++notes % 1_000 === 0) prune(Date.now() - WINDOW_MS);
+      };
       return {
         ...inner,
         publish(topic, key, payload) {
           inner.publish(topic, key, payload);
-          if (topic !== 'thread-events') return;
-          const event = payload as ThreadEventPayload;
-          if (event.type === 'DELETED') {
-            ids.delete(`${event.tenantId}/${threadIdHash(event.threadId)}`);
-            stamps.delete(`${event.tenantId}/${event.threadId}`);
-            return;
-          }
-          stamps.set(`${event.tenantId}/${event.threadId}`, Date.parse(event.at));
-          remember(event.tenantId, event.threadId, event.agentId);
-          if (++notes % 1_000 === 0) prune(Date.now() - WINDOW_MS);
+          if (topic === 'thread-events') note(payload as ThreadEventPayload);
+        },
+        // Events other instances published (through Redis) are noted as they arrive.
+        listen(topic, key, handler) {
+          if (topic !== 'thread-events') return inner.listen(topic, key, handler);
+          return inner.listen(topic, key, (payload) => {
+            note(payload as ThreadEventPayload);
+            handler(payload);
+          });
         },
       };
     },
