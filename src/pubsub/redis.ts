@@ -157,9 +157,16 @@ export async function connectRedisEventTarget(
   // The socket's error says why; connect() itself rejects with "Connection is closed."
   let firstError: Error | undefined;
   for (const client of clients) {
+    // One warning per outage and connection, not one per reconnect attempt.
+    let warned = false;
+    client.on('ready', () => {
+      warned = false;
+    });
     client.on('error', (error: Error) => {
-      if (started) logger.warn({ err: error }, 'redis connection error');
-      else firstError ??= error;
+      if (!started) firstError ??= error;
+      else if (!warned) logger.warn({ err: error }, 'redis connection error');
+      else logger.debug({ err: error }, 'redis connection error');
+      if (started) warned = true;
     });
   }
   try {
