@@ -80,7 +80,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (process.env.REDIS_OUTAGE_TIMINGS) console.info(a?.output(), b?.output());
   a?.kill();
   b?.kill();
   await Promise.all([a?.exited, b?.exited]);

@@ -30,6 +30,11 @@ const CONNECT_TIMEOUT_MS = 5_000;
 const COMMAND_TIMEOUT_MS = 2_000;
 /** Instances announce here, after an outage, since when they dropped publishes. */
 const DROPPED_CHANNEL = 'threadstore:dropped';
+/**
+ * Channels carry envelopes under this prefix; instances of a version that published bare
+ * payloads on bare topic names neither hear them nor are heard (no payload of the other shape).
+ */
+const CHANNEL_PREFIX = 'threadstore:';
 
 /** What goes over a channel: the publishing instance (origin) and the event's detail. */
 interface Envelope {
@@ -100,18 +105,18 @@ function relayingTarget(
         local.dispatchEvent(new CustomEvent(type, { detail: envelope.d }));
       };
       relays.set(type, { relay, listeners: 1 });
-      remote.addEventListener(type, relay);
+      remote.addEventListener(CHANNEL_PREFIX + type, relay);
     },
     removeEventListener(type, listener) {
       local.removeEventListener(type, listener);
       const known = relays.get(type);
       if (!known || --known.listeners > 0) return;
       relays.delete(type);
-      remote.removeEventListener(type, known.relay);
+      remote.removeEventListener(CHANNEL_PREFIX + type, known.relay);
     },
     dispatchEvent(event) {
       local.dispatchEvent(event);
-      publish(event.type, { o: origin, d: (event as CustomEvent).detail });
+      publish(CHANNEL_PREFIX + event.type, { o: origin, d: (event as CustomEvent).detail });
       return true;
     },
     dispatchLocalEvent: (event) => local.dispatchEvent(event),
