@@ -230,7 +230,10 @@ function droppedPublishes(publisher: Redis, origin: string, logger: Logger) {
     });
   };
   const drop = () => {
-    if (!since) logger.warn('redis unreachable: events reach this instance only until it is back');
+    if (!since)
+      logger.warn(
+        'redis unreachable: events published here reach only this instance until it is back (other instances read them from the database)',
+      );
     since ??= new Date();
     // A publish lost on a connection that is ready again (a half-open one that timed out).
     queueMicrotask(announce);
