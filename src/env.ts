@@ -151,6 +151,11 @@ const envSchema = z.object({
     .describe(
       'redis://<host>:6379 (rediss:// for TLS), or unset it to run one instance without Redis',
     ),
+  REDIS_DEGRADED_POLL_MS: integer(50, 60_000)
+    .default(1_000)
+    .describe(
+      'while Redis is down, how often (ms, 50 to 60000) followers re-read the database for what other instances wrote',
+    ),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')

@@ -1,7 +1,8 @@
 /**
  * The event bus services publish to after their transaction commits. One instance dispatches
  * on an in-process EventTarget; several instances pass a Redis event target (same interface,
- * src/pubsub/redis.ts) so every instance hears every event.
+ * src/pubsub/redis.ts: dispatches here at once and relays to the other instances) so every
+ * instance hears every event.
  */
 import { setMaxListeners } from 'node:events';
 import type { ThreadEventType, Topics } from './topics.js';
@@ -9,6 +10,11 @@ import type { ThreadEventType, Topics } from './topics.js';
 /** Publish after commit; listen for live delivery. */
 export interface EventBus {
   publish<T extends keyof Topics>(topic: T, key: string, payload: Topics[T]): void;
+  /**
+   * Dispatches to this process's listeners only, never to other instances: for events each
+   * instance rebuilds from the database for itself (src/threads/thread-events.ts).
+   */
+  publishLocal<T extends keyof Topics>(topic: T, key: string, payload: Topics[T]): void;
   /** Calls `handler` for every event of `topic` with `key`; returns the function that stops it. */
   listen<T extends keyof Topics>(
     topic: T,
@@ -45,6 +51,8 @@ export interface BusEventTarget {
   addEventListener(type: string, listener: (event: Event) => void): void;
   removeEventListener(type: string, listener: (event: Event) => void): void;
   dispatchEvent(event: Event): boolean;
+  /** Dispatches to this process's listeners only (default: dispatchEvent). */
+  dispatchLocalEvent?(event: Event): boolean;
 }
 
 /** An event bus over an EventTarget (in-process by default). */
@@ -81,6 +89,11 @@ export function createEventBus(target: BusEventTarget = unboundedEventTarget()):
     publish(topic, key, payload) {
       target.dispatchEvent(new CustomEvent(`${topic}:${key}`, { detail: payload }));
     },
+    publishLocal(topic, key, payload) {
+      const event = new CustomEvent(`${topic}:${key}`, { detail: payload });
+      if (target.dispatchLocalEvent) target.dispatchLocalEvent(event);
+      else target.dispatchEvent(event);
+    },
     listen(topic, key, handler) {
       const listener = (event: Event) => handler((event as CustomEvent).detail);
       target.addEventListener(`${topic}:${key}`, listener);
@@ -106,7 +119,7 @@ export function createEventBus(target: BusEventTarget = unboundedEventTarget()):
 
 /** An in-process EventTarget without Node's "possible leak" warning past 10 listeners:
  * hundreds of followers of one thread are normal here. */
-function unboundedEventTarget(): EventTarget {
+export function unboundedEventTarget(): EventTarget {
   const target = new EventTarget();
   setMaxListeners(0, target);
   return target;

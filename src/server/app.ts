@@ -18,7 +18,7 @@ import { ConfigError, type Env } from '../env.js';
 import { createAuthenticator } from '../identity/authenticate.js';
 import { createJwtVerifier } from '../identity/jwt.js';
 import { type BusEventTarget, createEventBus, type EventBus } from '../pubsub/bus.js';
-import { connectRedisEventTarget } from '../pubsub/redis.js';
+import { connectRedisEventTarget, type RedisEventTarget } from '../pubsub/redis.js';
 import { otherWritersThreadEvents } from '../threads/thread-events.js';
 import { type Audit, auditPlugin, createAudit } from './audit.js';
 import { jwtSettings, requestAuthentication } from './auth.js';
@@ -223,19 +223,49 @@ function httpServer(
  * Brings commits of other processes on the same SQLite file (a second server, the importer),
  * which publish nowhere this one listens, to this process's followers: threadItems followers
  * re-read the database, threadEvents followers get events rebuilt from it (only without
- * Redis: with it, servers share their events and would repeat them).
+ * Redis: with it, servers share their events and would repeat them). With Redis, the same
+ * happens while Redis is down or after another instance dropped events (redis.onCatchUp).
  * @returns the bus for services (noting the thread events they publish) and the watch to stop
  */
-function watchOtherProcesses(db: Database, bus: EventBus, redis: boolean, logger: Logger) {
-  const others = db.provider === 'sqlite' && !redis ? otherWritersThreadEvents(db, bus) : null;
+function watchOtherProcesses(
+  db: Database,
+  bus: EventBus,
+  redis: RedisEventTarget | null,
+  logger: Logger,
+) {
+  const rebuilt = redis || db.provider === 'sqlite';
+  // Rebuilt events stay in this process: every instance rebuilds its own.
+  const others = rebuilt
+    ? otherWritersThreadEvents(db, { ...bus, publish: bus.publishLocal })
+    : null;
   const events = others?.observe(bus) ?? bus;
   const commits = watchCommits(db, {
     following: () => events.listenerCount() > 0,
     onCommit: async () => {
       events.resync();
-      await others?.check();
+      if (!redis) await others?.check();
     },
     onError: (error) => logger.warn({ err: error }, 'reading commits of other processes failed'),
+  });
+  // One check at a time; a catch-up while one runs is taken after it (the earliest since).
+  let checking: Promise<void> | null = null;
+  let pending: Date | null = null;
+  const check = (since: Date) => {
+    pending = pending && pending < since ? pending : since;
+    if (checking) return;
+    const from = pending;
+    pending = null;
+    checking = (others?.check(from) ?? Promise.resolve())
+      .catch((error: unknown) => logger.warn({ err: error }, 'rebuilding thread events failed'))
+      .finally(() => {
+        checking = null;
+        if (pending) check(pending);
+      });
+  };
+  redis?.onCatchUp((since) => {
+    if (events.listenerCount() === 0) return;
+    events.resync();
+    check(since);
   });
   return { events, commits };
 }
@@ -257,7 +287,9 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     logger.info({ applied: db.appliedMigrations }, 'applied migrations');
   const redis =
     !options.eventTarget && env.REDIS_URL
-      ? await connectRedisEventTarget(env.REDIS_URL, logger).catch(async (error: unknown) => {
+      ? await connectRedisEventTarget(env.REDIS_URL, logger, {
+          pollMs: env.REDIS_DEGRADED_POLL_MS,
+        }).catch(async (error: unknown) => {
           await db.close();
           throw error;
         })
@@ -265,9 +297,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
   const build = buildInfo();
   const metrics = createMetrics({ db, redis, build });
   const bus = metrics.observeBus(createEventBus(options.eventTarget ?? redis?.target));
-  const { events, commits } = watchOtherProcesses(db, bus, redis !== null, logger);
-  // After a Redis outage, events published meanwhile are lost: followers re-read the database.
-  redis?.onReconnect(() => events.resync());
+  const { events, commits } = watchOtherProcesses(db, bus, redis, logger);
   const limits = limitsFromEnv(env);
   const authenticator = createAuthenticator({
     mode: env.AUTH,
@@ -292,7 +322,13 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
   });
 
   let stopping = false;
-  const health = healthHandler({ db, availability, build, stopping: () => stopping });
+  const health = healthHandler({
+    db,
+    availability,
+    build,
+    stopping: () => stopping,
+    redisStatus: redis ? () => redis.status() : undefined,
+  });
   const server = httpServer(env, { logger, audit, health, yoga });
   const ws = attachGraphqlWs(server, { yoga, authenticator, audit, logger, ...wsLimits(env) });
   const jobs = startJobs(db, env.IDEMPOTENCY_KEY_TTL_HOURS, logger);

@@ -5,7 +5,9 @@
  * - /readyz (readiness): 200 only while the database answers AND can write (not unreachable,
  *   read-only, on a full disk, or failing writes: src/db/availability.ts), and the server is
  *   not stopping, so a load balancer drains this instance first. Recovers by itself.
- * Bodies: `{"status":"ok"|"unavailable"|"stopping","database":"ok"|"unreachable"|"disk full"|...}`.
+ * Bodies: `{"status":"ok"|"unavailable"|"stopping","database":"ok"|"unreachable"|"disk full"|...}`,
+ *   with REDIS_URL also `"redis":"ok"|"degraded"` (followers poll the database while Redis is
+ *   down: degraded, still ready).
  */
 import type { ServerResponse } from 'node:http';
 import type { Availability } from '../db/availability.js';
@@ -18,6 +20,8 @@ export interface HealthOptions {
   build: BuildInfo;
   /** True once stop() began. */
   stopping(): boolean;
+  /** With REDIS_URL: degraded while Redis is unreachable (reported by /readyz, never failing it). */
+  redisStatus?: () => 'ok' | 'degraded';
 }
 
 /** The body of /readyz: a status and one field per dependency. */
@@ -31,10 +35,12 @@ export interface Readiness {
 export async function readiness({
   availability,
   stopping,
-}: Pick<HealthOptions, 'availability' | 'stopping'>): Promise<Readiness> {
+  redisStatus,
+}: Pick<HealthOptions, 'availability' | 'stopping' | 'redisStatus'>): Promise<Readiness> {
   const database = await availability.state();
-  if (stopping()) return { status: 'stopping', database };
-  return { status: database === 'ok' ? 'ok' : 'unavailable', database };
+  const redis = redisStatus ? { redis: redisStatus() } : {};
+  if (stopping()) return { status: 'stopping', database, ...redis };
+  return { status: database === 'ok' ? 'ok' : 'unavailable', database, ...redis };
 }
 
 /**

@@ -6,8 +6,9 @@
  * RATE_LIMIT_BURST / RATE_LIMIT_RPS seconds (a token bucket in effect).
  *
  * With REDIS_URL the counters live in Redis, so every instance shares a tenant's budget; the
- * limiter has its own connection (no offline queue: a request never waits for Redis), and
- * while Redis cannot be reached each instance counts in memory with the same rates.
+ * limiter has its own connection (no offline queue, commands time out after 1 s: a request
+ * never waits on Redis), and while Redis cannot be reached each instance counts in memory with
+ * the same rates (so a tenant may get up to the limit once per instance meanwhile).
  * A refusal is RATE_LIMITED: HTTP 429 with Retry-After, and `extensions.retryAfter` (seconds).
  */
 import { GraphQLError, getOperationAST } from 'graphql';
@@ -50,6 +51,8 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
+    // A half-open connection (Redis gone without a reset) must not hold requests either.
+    commandTimeout: 1_000,
     lazyConnect: true,
     connectTimeout: 5_000,
   });

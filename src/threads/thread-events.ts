@@ -56,10 +56,14 @@ export interface OtherWritersThreadEvents {
   /**
    * Reads what changed in the tenants that have threadEvents followers here and publishes it
    * (two statements; none when nobody follows a thread list). Call it when another process
-   * committed (src/db/commit-watch.ts).
+   * committed (src/db/commit-watch.ts), or with `after` (default now) when events committed
+   * after it may have been missed (Redis was down).
    */
-  check(): Promise<void>;
-  /** `bus`, noting the thread events this process publishes, so check() does not repeat them. */
+  check(after?: Date): Promise<void>;
+  /**
+   * `bus`, noting the thread events this process publishes or its followers receive (from
+   * other instances, through Redis), so check() does not repeat them.
+   */
   observe(bus: EventBus): EventBus;
 }
 
@@ -94,10 +98,10 @@ export function otherWritersThreadEvents(db: Database, bus: EventBus): OtherWrit
   ) => publishThreadEvent(bus, tenantId, type, { id, agentId }, at);
 
   return {
-    async check() {
+    async check(after = new Date()) {
       const tenants = bus.listenedKeys('thread-events');
       if (tenants.length === 0) return;
-      const since = new Date(Date.now() - WINDOW_MS);
+      const since = new Date(after.getTime() - WINDOW_MS);
       prune(since.getTime());
       for (const row of await selectThreadsChangedSince(db.prisma, tenants, since)) {
         const key = `${row.tenantId}/${row.id}`;
@@ -121,20 +125,29 @@ export function otherWritersThreadEvents(db: Database, bus: EventBus): OtherWrit
     },
     observe(inner) {
       let notes = 0;
+      const note = (event: ThreadEventPayload) => {
+        if (event.type === 'DELETED') {
+          ids.delete(`${event.tenantId}/${threadIdHash(event.threadId)}`);
+          stamps.delete(`${event.tenantId}/${event.threadId}`);
+          return;
+        }
+        stamps.set(`${event.tenantId}/${event.threadId}`, Date.parse(event.at));
+        remember(event.tenantId, event.threadId, event.agentId);
+        if (++notes % 1_000 === 0) prune(Date.now() - WINDOW_MS);
+      };
       return {
         ...inner,
         publish(topic, key, payload) {
           inner.publish(topic, key, payload);
-          if (topic !== 'thread-events') return;
-          const event = payload as ThreadEventPayload;
-          if (event.type === 'DELETED') {
-            ids.delete(`${event.tenantId}/${threadIdHash(event.threadId)}`);
-            stamps.delete(`${event.tenantId}/${event.threadId}`);
-            return;
-          }
-          stamps.set(`${event.tenantId}/${event.threadId}`, Date.parse(event.at));
-          remember(event.tenantId, event.threadId, event.agentId);
-          if (++notes % 1_000 === 0) prune(Date.now() - WINDOW_MS);
+          if (topic === 'thread-events') note(payload as ThreadEventPayload);
+        },
+        // Events other instances published (through Redis) are noted as they arrive.
+        listen(topic, key, handler) {
+          if (topic !== 'thread-events') return inner.listen(topic, key, handler);
+          return inner.listen(topic, key, (payload) => {
+            note(payload as ThreadEventPayload);
+            handler(payload);
+          });
         },
       };
     },
