@@ -14,7 +14,7 @@ import WebSocket from 'ws';
 import { createTestDatabase, type TestDatabase } from './testkit/database.js';
 import { type ServerProcess, startServer } from './testkit/process.js';
 
-const ITEMS = 600;
+const ITEMS = Number(process.env.SLOW_ITEMS ?? 600);
 const PER_APPEND = 8;
 const CONTENT_CHARS = 1_000_000;
 /**
@@ -52,10 +52,11 @@ interface Followed {
   closed: boolean;
 }
 
-const SUBSCRIPTION = `subscription Follow($threadId: ID!, $afterSeq: Int) {
+/** Follows with each item's 1 MB content (what fills the transport), or its seq only. */
+const subscription = (content: boolean) => `subscription Follow($threadId: ID!, $afterSeq: Int) {
   threadItems(threadId: $threadId, afterSeq: $afterSeq) {
     ... on ConversationItem { seq }
-    ... on MessageItem { content }
+    ${content ? '... on MessageItem { content }' : ''}
   }
 }`;
 
@@ -71,14 +72,14 @@ function record(into: Followed, payload: unknown): void {
 }
 
 /** A graphql-ws follower on its own socket; `ws.pause()` stops it reading. */
-function wsFollower(port: number, threadId: string, afterSeq: number) {
+function wsFollower(port: number, threadId: string, afterSeq: number, content = true) {
   const state: Followed = { seqs: [], errors: [], completed: false, closed: false };
   const ws = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
   ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init' })));
   ws.on('message', (raw) => {
     const m = JSON.parse(String(raw)) as { type: string; payload?: unknown };
     if (m.type === 'connection_ack') {
-      const payload = { query: SUBSCRIPTION, variables: { threadId, afterSeq } };
+      const payload = { query: subscription(content), variables: { threadId, afterSeq } };
       ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload }));
     } else if (m.type === 'next') record(state, m.payload);
     else if (m.type === 'error') record(state, { errors: m.payload });
@@ -92,9 +93,9 @@ function wsFollower(port: number, threadId: string, afterSeq: number) {
 }
 
 /** An SSE follower over a raw HTTP request; `res.pause()` stops it reading. */
-function sseFollower(url: string, threadId: string, afterSeq: number) {
+function sseFollower(url: string, threadId: string, afterSeq: number, content = true) {
   const state: Followed = { seqs: [], errors: [], completed: false, closed: false };
-  const body = JSON.stringify({ query: SUBSCRIPTION, variables: { threadId, afterSeq } });
+  const body = JSON.stringify({ query: subscription(content), variables: { threadId, afterSeq } });
   let comments = 0;
   const response = new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
     const req = request(`${url}/graphql`, {
@@ -163,7 +164,7 @@ async function append(threadId: string, from: number, count: number): Promise<vo
 
 describe('followers that stop reading', () => {
   it(`are cut off with RATE_LIMITED while ${ITEMS} items of 1 MB are appended; RSS stays bounded; afterSeq resumes each once`, {
-    timeout: 240_000,
+    timeout: 480_000,
   }, async () => {
     const threadId = `slow-${Date.now()}`;
     const created = await server.graphql(
@@ -237,13 +238,28 @@ describe('followers that stop reading', () => {
       const last = cut.seqs.at(-1)!;
       const resumed =
         name === 'ws'
-          ? wsFollower(server.port, threadId, last)
-          : sseFollower(server.url, threadId, last);
+          ? wsFollower(server.port, threadId, last, false)
+          : sseFollower(server.url, threadId, last, false);
       await until(() => resumed.state.seqs.at(-1) === ITEMS, `${name} to resume`, 60_000);
       expect([...cut.seqs, ...resumed.state.seqs]).toEqual(range(ITEMS + 1));
       expect(resumed.state.errors).toEqual([]);
       if ('ws' in resumed) resumed.ws.close();
       else (await resumed.response).destroy();
     }
+  });
+});
+
+describe('SSE keep-alive', () => {
+  it('an idle stream gets comment lines, so proxies do not cut it', async () => {
+    const threadId = `idle-${Date.now()}`;
+    const created = await server.graphql(
+      `mutation { createThread(input: { id: "${threadId}", agentId: "a" }) { thread { id } } }`,
+    );
+    expect(created.errors).toBeUndefined();
+    const idle = sseFollower(server.url, threadId, -1, false);
+    // The first comment opens the stream; the next ones come every 12 s (yoga's keep-alive).
+    await until(() => idle.comments() >= 2, 'a keep-alive comment', 40_000);
+    expect(idle.state).toMatchObject({ seqs: [], errors: [], completed: false });
+    (await idle.response).destroy();
   });
 });
