@@ -14,7 +14,7 @@ import WebSocket from 'ws';
 import { createTestDatabase, type TestDatabase } from './testkit/database.js';
 import { type ServerProcess, startServer } from './testkit/process.js';
 
-const ITEMS = Number(process.env.SLOW_ITEMS ?? 600);
+const ITEMS = 600;
 const PER_APPEND = 8;
 const CONTENT_CHARS = 1_000_000;
 /**
