@@ -14,6 +14,8 @@ export interface Limits {
   maxPageSize: number;
   /** Live events a follower may have waiting before it is ended. */
   followerBufferEvents: number;
+  /** Bytes of live events (their items' JSON, about) a follower may have waiting. */
+  followerBufferBytes: number;
 }
 
 /**
@@ -35,5 +37,6 @@ export function limitsFromEnv(env: Env): Limits {
     maxAppendItems: env.MAX_APPEND_ITEMS,
     maxPageSize: env.MAX_PAGE_SIZE,
     followerBufferEvents: env.FOLLOWER_BUFFER_EVENTS,
+    followerBufferBytes: env.FOLLOWER_BUFFER_BYTES,
   };
 }

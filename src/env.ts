@@ -175,6 +175,9 @@ const envSchema = z.object({
     .describe('a size in bytes above 0'),
   MAX_APPEND_ITEMS: integer(1).default(500).describe('a whole number above 0'),
   FOLLOWER_BUFFER_EVENTS: integer(1).default(10_000).describe('a whole number above 0'),
+  FOLLOWER_BUFFER_BYTES: integer(1)
+    .default(16 * 1024 * 1024)
+    .describe('a size in bytes above 0: the unread live items a follower may have waiting'),
   MAX_QUERY_DEPTH: integer(1).default(16).describe('a whole number above 0'),
   MAX_QUERY_ALIASES: integer(1).default(30).describe('a whole number above 0'),
   MAX_QUERY_TOKENS: integer(1).default(5000).describe('a whole number above 0'),

@@ -7,24 +7,81 @@
  * on, so delivery stays gapless. Live items come in the event itself: no SQL per follower per
  * event unless there is a gap.
  */
-import type { ServiceContext } from '../context.js';
+import type { Limits, ServiceContext } from '../context.js';
 import { ThreadstoreError, threadNotFound } from '../errors.js';
-import { closableStream, queueEvents } from '../pubsub/queue.js';
-import { threadKey } from '../pubsub/topics.js';
+import { closableStream, type OverflowReason, queueEvents } from '../pubsub/queue.js';
+import { type ThreadItemsPayload, threadKey } from '../pubsub/topics.js';
 import { findThread } from '../threads/thread.service.js';
 import { type ItemRecord, selectItemRange } from './item.store.js';
 import { fromItemEventData } from './item-events.js';
 
+/** Items per replay page at most, and on the first page (then sized to the items seen). */
 const REPLAY_PAGE = 500;
+const FIRST_REPLAY_PAGE = 16;
+/** An item's fields besides its data (ids, seq, type, times), in bytes, roughly. */
+const ITEM_OVERHEAD_BYTES = 256;
 
-/** Ends a follower whose buffer overflowed (limits.followerBufferEvents). */
+/**
+ * Ends a follower whose unread backlog passed limits.followerBufferEvents events or
+ * limits.followerBufferBytes bytes (a client that stopped reading, or reads slower than the
+ * thread is written).
+ */
 export class FollowerTooSlowError extends ThreadstoreError {
-  constructor(limit: number) {
+  constructor(reason: OverflowReason, limits: Limits) {
+    const behind =
+      reason === 'bytes'
+        ? `${limits.followerBufferBytes} bytes (FOLLOWER_BUFFER_BYTES)`
+        : `${limits.followerBufferEvents} events (FOLLOWER_BUFFER_EVENTS)`;
     super(
       'RATE_LIMITED',
-      `This follower fell more than ${limit} events behind and was ended; resubscribe with afterSeq set to the last seq received.`,
+      `This follower fell more than ${behind} behind and was ended; resubscribe with afterSeq set to the last seq received.`,
+      { limit: reason === 'bytes' ? 'FOLLOWER_BUFFER_BYTES' : 'FOLLOWER_BUFFER_EVENTS' },
     );
   }
+}
+
+/**
+ * About the size of a JSON value in bytes: its strings' lengths (UTF-16 code units) plus a few
+ * bytes per value and key. Walks values without copying or stringifying: an event of 16 MB of
+ * text in a few strings costs a few steps.
+ */
+export function approximateJsonBytes(value: unknown): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') total += v.length + 2;
+    else if (Array.isArray(v)) {
+      total += 2;
+      for (const entry of v) stack.push(entry);
+    } else if (v !== null && typeof v === 'object') {
+      total += 2;
+      for (const [key, entry] of Object.entries(v)) {
+        total += key.length + 4;
+        stack.push(entry);
+      }
+    } else total += 8;
+  }
+  return total;
+}
+
+/** An item's size for the follower bounds: its data and its other fields. */
+function itemBytes(item: { data: unknown }): number {
+  return approximateJsonBytes(item.data) + ITEM_OVERHEAD_BYTES;
+}
+
+// One event object reaches every local follower of the thread: size it once.
+const sizes = new WeakMap<object, number>();
+
+/** The size of a thread-items event (its items), computed once per event. */
+function eventBytes(event: ThreadItemsPayload): number {
+  if (event.kind !== 'appended') return 0;
+  let size = sizes.get(event);
+  if (size === undefined) {
+    size = event.items.reduce((sum, item) => sum + itemBytes(item), 0);
+    sizes.set(event, size);
+  }
+  return size;
 }
 
 // One event object reaches every local follower of the thread: convert its items once.
@@ -43,7 +100,11 @@ function recordsOf(
   return records;
 }
 
-/** Reads stored items with lower < seq <= upper in seq order, a page at a time. */
+/**
+ * Reads stored items with lower < seq <= upper in seq order, a page at a time. A page is held
+ * until the follower has taken it, so its size follows the items seen: about
+ * limits.followerBufferBytes (16 items first; at most 500).
+ */
 async function* readRange(
   ctx: ServiceContext,
   threadId: string,
@@ -51,15 +112,20 @@ async function* readRange(
   upper: number,
 ): AsyncGenerator<ItemRecord> {
   let after = lower;
+  let limit = FIRST_REPLAY_PAGE;
   while (after < upper) {
     const items = await selectItemRange(ctx.db.prisma, ctx.tenantId, threadId, {
       after,
       upTo: upper,
-      limit: REPLAY_PAGE,
+      limit,
     });
+    if (items.length === 0) return;
+    const average = items.reduce((sum, item) => sum + itemBytes(item), 0) / items.length;
     yield* items;
-    if (items.length < REPLAY_PAGE) return;
+    if (items.length < limit) return;
     after = items.at(-1)!.seq;
+    const fit = Math.floor(ctx.limits.followerBufferBytes / average);
+    limit = Math.min(REPLAY_PAGE, Math.max(1, fit));
   }
 }
 
@@ -68,7 +134,8 @@ async function* readRange(
  * first (-1 replays from the first item), then live ones; without it, live ones only. Ends
  * when the thread is deleted.
  * @throws NotFoundError when the thread does not exist
- * @throws FollowerTooSlowError when more than limits.followerBufferEvents events wait unread
+ * @throws FollowerTooSlowError (from the stream) when more than limits.followerBufferEvents
+ *   events, or limits.followerBufferBytes bytes of them, wait unread
  */
 export async function followThreadItems(
   ctx: ServiceContext,
@@ -79,7 +146,9 @@ export async function followThreadItems(
   // can be missed.
   const queue = queueEvents(ctx.events, 'thread-items', threadKey(ctx.tenantId, threadId), {
     limit: ctx.limits.followerBufferEvents,
-    overflow: () => new FollowerTooSlowError(ctx.limits.followerBufferEvents),
+    maxBytes: ctx.limits.followerBufferBytes,
+    sizeOf: eventBytes,
+    overflow: (reason) => new FollowerTooSlowError(reason, ctx.limits),
     resync: { kind: 'resync' as const },
   });
 

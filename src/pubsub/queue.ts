@@ -9,16 +9,22 @@ import type { Topics } from './topics.js';
 export interface EventQueue<T> {
   /**
    * The next event, waiting for one if needed; null once closed.
-   * @throws the overflow error once more than `limit` events waited unread
+   * @throws the overflow error once more than `limit` events, or more than `maxBytes` bytes
+   *   of them, waited unread
    */
   take(): Promise<T | null>;
   /** Stops listening and wakes a pending take() with null. Idempotent. */
   close(): void;
 }
 
+/** Which bound a follower passed: FOLLOWER_BUFFER_EVENTS or FOLLOWER_BUFFER_BYTES. */
+export type OverflowReason = 'events' | 'bytes';
+
 /**
  * Starts listening at once (before anything is read from the database, which is what makes
- * resume gapless) and buffers at most `limit` events; `resync` is queued whenever the bus
+ * resume gapless) and buffers at most `limit` events and at most `maxBytes` bytes of them
+ * (`sizeOf` tells an event's size; an event alone in the queue is always taken, so one larger
+ * than `maxBytes` still reaches a follower that keeps up); `resync` is queued whenever the bus
  * says events may have been lost.
  */
 export function queueEvents<T extends keyof Topics, R = never>(
@@ -27,45 +33,62 @@ export function queueEvents<T extends keyof Topics, R = never>(
   key: string,
   options: {
     limit: number;
-    overflow: () => Error;
+    overflow: (reason: OverflowReason) => Error;
+    maxBytes?: number;
+    sizeOf?: (payload: Topics[T]) => number;
     resync?: R;
     accept?: (payload: Topics[T]) => boolean;
   },
 ): EventQueue<Topics[T] | R> {
-  const buffer: (Topics[T] | R)[] = [];
+  const buffer: { value: Topics[T] | R; bytes: number }[] = [];
+  let bytes = 0;
   let waiter: (() => void) | null = null;
-  let overflowed = false;
+  let overflowed: OverflowReason | null = null;
   let closed = false;
-  const push = (value: Topics[T] | R) => {
+  const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  const clear = () => {
+    bus.queued(-buffer.length);
+    buffer.length = 0;
+    bytes = 0;
+  };
+  const push = (value: Topics[T] | R, size: number) => {
     if (closed || overflowed) return;
-    if (buffer.length < options.limit) {
-      buffer.push(value);
+    const full: OverflowReason | null =
+      buffer.length >= options.limit
+        ? 'events'
+        : buffer.length > 0 && bytes + size > maxBytes
+          ? 'bytes'
+          : null;
+    if (!full) {
+      buffer.push({ value, bytes: size });
+      bytes += size;
       bus.queued(1);
     } else {
       // A consumer this far behind (a client that stopped reading) is cut off at once: its
       // listener goes now, its memory stays bounded, and its next take() ends it with the error.
-      overflowed = true;
-      bus.queued(-buffer.length);
-      buffer.length = 0;
+      overflowed = full;
+      clear();
       stopListening();
       stopResync();
     }
     waiter?.();
   };
   const stopListening = bus.listen(topic, key, (payload) => {
-    if (!options.accept || options.accept(payload)) push(payload);
+    if (!options.accept || options.accept(payload)) push(payload, options.sizeOf?.(payload) ?? 0);
   });
   const stopResync: () => void =
-    options.resync === undefined ? () => {} : bus.onResync(() => push(options.resync as R));
+    options.resync === undefined ? () => {} : bus.onResync(() => push(options.resync as R, 0));
   const stopOnClose = bus.onClose(() => queue.close());
   const queue: EventQueue<Topics[T] | R> = {
     async take() {
       for (;;) {
         if (closed) return null;
-        if (overflowed) throw options.overflow();
-        if (buffer.length > 0) {
+        if (overflowed) throw options.overflow(overflowed);
+        const first = buffer.shift();
+        if (first) {
+          bytes -= first.bytes;
           bus.queued(-1);
-          return buffer.shift() as Topics[T] | R;
+          return first.value;
         }
         await new Promise<void>((resolve) => {
           waiter = resolve;
@@ -76,8 +99,7 @@ export function queueEvents<T extends keyof Topics, R = never>(
     close() {
       if (closed) return;
       closed = true;
-      bus.queued(-buffer.length);
-      buffer.length = 0;
+      clear();
       stopListening();
       stopResync();
       stopOnClose();

@@ -4,15 +4,24 @@
  * operations too. Each socket authenticates once (ws-sessions.ts) and every operation's
  * context acts as that identity; scopes are checked when each subscription starts
  * (scope-auth's authorizeOnSubscribe). At most WS_MAX_SUBSCRIPTIONS operations run at once
- * on a socket: one more fails with RATE_LIMITED and the socket stays open.
+ * on a socket: one more fails with RATE_LIMITED and the socket stays open. Whatever refuses or
+ * fails an operation (a limit, a parse error, credentials, an unexpected error) fails that
+ * operation only; nothing is printed outside the pino log, and close reasons never carry an
+ * internal message.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type ExecutionArgs, type execute, GraphQLError } from 'graphql';
-import type { SubscribePayload } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
+import {
+  CloseCode,
+  handleProtocols,
+  makeServer,
+  type ServerOptions,
+  type SubscribePayload,
+} from 'graphql-ws';
+import type { Extra } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { Authenticator } from '../identity/authenticate.js';
 import type { Audit } from './audit.js';
 import { rateLimited } from './rate-limit.js';
@@ -32,6 +41,11 @@ function parseFailure(error: unknown): GraphQLError[] {
       extensions: { ...error.extensions, code: 'GRAPHQL_PARSE_FAILED' },
     }),
   ];
+}
+
+/** Sent for an operation that failed unexpectedly (the log has the error). */
+function internalError(): GraphQLError[] {
+  return [new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } })];
 }
 
 /** An error for one operation, without the HTTP details meant for yoga's responses. */
@@ -155,9 +169,7 @@ async function prepareOperation(
   } catch (error) {
     if (error instanceof GraphQLError) return operationError(error);
     options.logger.error({ err: error }, 'graphql-ws: context failed');
-    return [
-      new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } }),
-    ];
+    return internalError();
   }
   return {
     schema,
@@ -169,35 +181,116 @@ async function prepareOperation(
   };
 }
 
+/** A frame ws refused (it closes the socket itself): the code it closes with, and why. */
+const FRAME_ERRORS: Record<string, [closeCode: number, outcome: string]> = {
+  WS_ERR_UNSUPPORTED_MESSAGE_LENGTH: [1009, 'PAYLOAD_TOO_LARGE'],
+};
+
+/**
+ * graphql-ws on `wsServer`, as graphql-ws/use/ws does it, but nothing reaches the console:
+ * a frame ws refuses (over maxPayload: 1009; malformed: 1002, 1007) is audited; an unexpected
+ * error while handling a message is logged and closes that socket with 4500 and a fixed
+ * reason. Keep-alive: a ping every `keepAliveMs`; a socket without a pong by the next one is
+ * ended.
+ */
+function serveSockets(
+  gql: ReturnType<typeof makeServer<Record<string, unknown> | undefined, Extra>>,
+  wsServer: WebSocketServer,
+  deps: { logger: Logger; audit: Audit; keepAliveMs: number },
+): void {
+  const { logger, audit } = deps;
+  wsServer.options.handleProtocols = handleProtocols;
+  wsServer.on('error', (error) => logger.error({ err: error }, 'graphql-ws: server error'));
+  wsServer.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    socket.once('error', (error: Error & { code?: string }) => {
+      const [closeCode, outcome] = FRAME_ERRORS[error.code ?? ''] ?? [1002, 'BAD_USER_INPUT'];
+      audit.log({ transport: 'ws', outcome, closeCode, reason: error.code ?? 'invalid frame' });
+      if (socket.readyState === socket.OPEN) socket.close(closeCode);
+    });
+    let alive = true;
+    socket.on('pong', () => {
+      alive = true;
+    });
+    const keepAlive = setInterval(() => {
+      if (!alive) return socket.terminate();
+      alive = false;
+      socket.ping();
+    }, deps.keepAliveMs);
+    const closed = gql.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            // Resolves once written to the kernel: a client that stops reading holds up its
+            // operations here (TCP backpressure), and their backlog stays in the byte-counted
+            // follower queues.
+            socket.send(data, (error) => (error ? reject(error) : resolve()));
+          }),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (handle) =>
+          socket.on('message', async (data) => {
+            try {
+              await handle(String(data));
+            } catch (error) {
+              logger.error({ err: error }, 'graphql-ws: handling a message failed');
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            }
+          }),
+      },
+      { socket, request },
+    );
+    socket.once('close', (code, reason) => {
+      clearInterval(keepAlive);
+      closed(code, String(reason)).catch((error: unknown) =>
+        logger.error({ err: error }, 'graphql-ws: closing a socket failed'),
+      );
+    });
+  });
+}
+
+/** yoga's execute or subscribe for an operation; an unexpected throw fails it alone (logged). */
+function run(logger: Logger, pick: (root: EnvelopedRoot) => Run): Run {
+  return async (args) => {
+    try {
+      return await pick(args.rootValue as EnvelopedRoot)(args);
+    } catch (error) {
+      logger.error({ err: error }, 'graphql-ws: an operation failed unexpectedly');
+      return { errors: internalError() };
+    }
+  };
+}
+
 /** Serves graphql-ws on `server` at yoga's GraphQL endpoint. */
 export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): GraphqlWs {
-  const { yoga, audit } = options;
+  const { yoga, audit, logger } = options;
   const wsServer = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes });
   routeUpgrades(server, wsServer, yoga.graphqlEndpoint, options.upgradeProblem, audit);
   const sessions = createWsSessions({
     authenticator: options.authenticator,
     audit,
-    logger: options.logger,
+    logger,
     maxConnections: options.maxConnections,
   });
-  const cleanup = useServer(
-    {
-      // Close reasons never carry internal error messages.
-      isProd: true,
-      execute: (args) => (args.rootValue as EnvelopedRoot).execute(args),
-      subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args),
-      onConnect: (ctx) => sessions.connect(ctx as WsContext),
-      onClose: (ctx, code) => sessions.closed(ctx as WsContext, code),
-      onSubscribe: (ctx, _id, params) =>
-        prepareOperation(yoga, sessions, options, ctx as WsContext, params),
-      connectionInitWaitTimeout: options.initTimeoutMs,
+  const serverOptions: ServerOptions<Record<string, unknown> | undefined, Extra> = {
+    execute: run(logger, (root) => root.execute),
+    subscribe: run(logger, (root) => root.subscribe),
+    onConnect: (ctx) => sessions.connect(ctx as WsContext),
+    onClose: (ctx, code) => sessions.closed(ctx as WsContext, code),
+    onSubscribe: async (ctx, _id, params) => {
+      try {
+        return await prepareOperation(yoga, sessions, options, ctx as WsContext, params);
+      } catch (error) {
+        logger.error({ err: error }, 'graphql-ws: preparing an operation failed');
+        return internalError();
+      }
     },
-    wsServer,
-    12_000, // keep-alive ping interval, ms
-  );
+    connectionInitWaitTimeout: options.initTimeoutMs,
+  };
+  serveSockets(makeServer(serverOptions), wsServer, { logger, audit, keepAliveMs: 12_000 });
   return {
     async close() {
-      await cleanup.dispose();
+      for (const client of wsServer.clients) client.close(1001, 'Going away');
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
     },
   };

@@ -4,7 +4,7 @@
  * logger to pino, error masking, and the plugins the app composes in.
  */
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { GraphQLError } from 'graphql';
+import { type ExecutionResult, GraphQLError } from 'graphql';
 import {
   createYoga,
   type Plugin,
@@ -14,6 +14,7 @@ import {
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
 import type { DependencyFailure } from '../db/unavailable.js';
+import { ThreadstoreError } from '../errors.js';
 import { schema } from '../schema/index.js';
 import type { InitialContext } from './auth.js';
 import { createMaskError } from './mask-error.js';
@@ -47,7 +48,67 @@ function loggingBridge(logger: Logger) {
   };
 }
 
-/** Builds yoga on /graphql with GraphiQL for browsers. */
+type Stream = AsyncIterable<ExecutionResult>;
+
+/**
+ * `source` until it fails with one of our errors, which becomes its last result. An iterator
+ * object, not a generator: a consumer that goes away frees the source at once.
+ */
+function endingWithError(source: Stream): AsyncIterableIterator<ExecutionResult> {
+  const inner = source[Symbol.asyncIterator]();
+  let finished = false;
+  const iterator: AsyncIterableIterator<ExecutionResult> = {
+    async next() {
+      if (finished) return { done: true, value: undefined };
+      try {
+        return await inner.next();
+      } catch (error) {
+        const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+        if (!(original instanceof ThreadstoreError)) throw error;
+        finished = true;
+        const extensions = { ...original.details, code: original.code };
+        return {
+          done: false,
+          value: { errors: [new GraphQLError(original.message, { extensions })] },
+        };
+      }
+    },
+    async return() {
+      finished = true;
+      await inner.return?.();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}
+
+/**
+ * A live stream that fails with one of our errors (a follower cut off with RATE_LIMITED) ends
+ * with that error as its last result, then completes: graphql-ws sends `next` with the errors
+ * then `complete`, SSE an `event: next` with them then `event: complete`. Thrown on, it would
+ * be an `error` message on graphql-ws and a response cut without a word on SSE.
+ */
+export function streamErrorsAsResults(): Plugin {
+  return {
+    onSubscribe() {
+      return {
+        onSubscribeResult({ result, setResult }) {
+          if (Symbol.asyncIterator in Object(result)) setResult(endingWithError(result as Stream));
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Builds yoga on /graphql with GraphiQL for browsers. SSE streams carry yoga's keep-alive: a
+ * comment line (`:`) every 12 s, so proxies do not cut idle streams; a stream whose client
+ * stops reading is paused by TCP backpressure (yoga waits for the response to drain), so its
+ * backlog stays in the follower's byte-counted queue (src/pubsub/queue.ts).
+ */
 export function createThreadstoreYoga({
   logger,
   plugins,
@@ -66,7 +127,7 @@ export function createThreadstoreYoga({
     landingPage: false,
     logging: loggingBridge(logger),
     maskedErrors: { maskError: createMaskError(logger, classify) },
-    plugins,
+    plugins: [...plugins, streamErrorsAsResults()],
     context,
   });
 }
