@@ -22,6 +22,7 @@ import {
 import type { Extra } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { dependencyFailure, unavailableError } from '../db/unavailable.js';
 import type { Authenticator } from '../identity/authenticate.js';
 import type { Audit } from './audit.js';
 import { rateLimited } from './rate-limit.js';
@@ -46,6 +47,26 @@ function parseFailure(error: unknown): GraphQLError[] {
 /** Sent for an operation that failed unexpectedly (the log has the error). */
 function internalError(): GraphQLError[] {
   return [new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } })];
+}
+
+/**
+ * The errors for an operation that threw outside yoga (preparing its context, running it):
+ * UNAVAILABLE when a dependency failed (the database lost, the disk full: logged as a warning),
+ * else INTERNAL_SERVER_ERROR (a bug: logged as an error with `what`).
+ */
+function failure(logger: Logger, error: unknown, what: string): GraphQLError[] {
+  const failed = dependencyFailure(error);
+  if (!failed) {
+    logger.error({ err: error }, what);
+    return internalError();
+  }
+  logger.warn({ err: error, reason: failed.kind }, 'dependency failed');
+  const unavailable = unavailableError(failed);
+  return [
+    new GraphQLError(unavailable.message, {
+      extensions: { ...unavailable.details, code: unavailable.code },
+    }),
+  ];
 }
 
 /** An error for one operation, without the HTTP details meant for yoga's responses. */
@@ -168,8 +189,7 @@ async function prepareOperation(
     contextValue = await contextFactory();
   } catch (error) {
     if (error instanceof GraphQLError) return operationError(error);
-    options.logger.error({ err: error }, 'graphql-ws: context failed');
-    return internalError();
+    return failure(options.logger, error, 'graphql-ws: context failed');
   }
   return {
     schema,
@@ -255,8 +275,7 @@ function run(logger: Logger, pick: (root: EnvelopedRoot) => Run): Run {
     try {
       return await pick(args.rootValue as EnvelopedRoot)(args);
     } catch (error) {
-      logger.error({ err: error }, 'graphql-ws: an operation failed unexpectedly');
-      return { errors: internalError() };
+      return { errors: failure(logger, error, 'graphql-ws: an operation failed unexpectedly') };
     }
   };
 }
@@ -281,8 +300,7 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
       try {
         return await prepareOperation(yoga, sessions, options, ctx as WsContext, params);
       } catch (error) {
-        logger.error({ err: error }, 'graphql-ws: preparing an operation failed');
-        return internalError();
+        return failure(logger, error, 'graphql-ws: preparing an operation failed');
       }
     },
     connectionInitWaitTimeout: options.initTimeoutMs,

@@ -16,6 +16,7 @@
 import type { Context } from 'graphql-ws';
 import type { Extra } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
+import { dependencyFailure } from '../db/unavailable.js';
 import { UnavailableError } from '../errors.js';
 import type { Authenticator } from '../identity/authenticate.js';
 import { type Identity, UnauthenticatedError } from '../identity/identity.js';
@@ -148,6 +149,13 @@ async function authenticate(deps: Deps, ctx: WsContext): Promise<Identity | null
   } catch (error) {
     if (error instanceof UnavailableError) {
       refuse(ctx, WS_CLOSE.tryAgainLater, error.message);
+      return null;
+    }
+    const failed = dependencyFailure(error);
+    if (failed) {
+      // An API key looked up while the database is lost: try again later, not a server bug.
+      deps.logger.warn({ err: error, reason: failed.kind }, 'dependency failed');
+      refuse(ctx, WS_CLOSE.tryAgainLater, 'The database could not be reached; try again.');
       return null;
     }
     if (!(error instanceof UnauthenticatedError)) {

@@ -13,7 +13,7 @@ import {
 } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.js';
-import type { DependencyFailure } from '../db/unavailable.js';
+import { type DependencyFailure, dependencyFailure, unavailableError } from '../db/unavailable.js';
 import { ThreadstoreError } from '../errors.js';
 import { schema } from '../schema/index.js';
 import type { InitialContext } from './auth.js';
@@ -50,6 +50,13 @@ function loggingBridge(logger: Logger) {
 
 type Stream = AsyncIterable<ExecutionResult>;
 
+/** One of our errors, or UNAVAILABLE for a dependency that failed mid-stream; else null. */
+function ourError(error: unknown): ThreadstoreError | null {
+  if (error instanceof ThreadstoreError) return error;
+  const failed = dependencyFailure(error);
+  return failed ? unavailableError(failed) : null;
+}
+
 /**
  * `source` until it fails with one of our errors, which becomes its last result. An iterator
  * object, not a generator: a consumer that goes away frees the source at once.
@@ -64,12 +71,13 @@ function endingWithError(source: Stream): AsyncIterableIterator<ExecutionResult>
         return await inner.next();
       } catch (error) {
         const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-        if (!(original instanceof ThreadstoreError)) throw error;
+        const known = ourError(original);
+        if (!known) throw error;
         finished = true;
-        const extensions = { ...original.details, code: original.code };
+        const extensions = { ...known.details, code: known.code };
         return {
           done: false,
-          value: { errors: [new GraphQLError(original.message, { extensions })] },
+          value: { errors: [new GraphQLError(known.message, { extensions })] },
         };
       }
     },
