@@ -45,6 +45,9 @@ export function queueEvents<T extends keyof Topics, R = never>(
   let waiter: (() => void) | null = null;
   let overflowed: OverflowReason | null = null;
   let closed = false;
+  // An unread resync already covers every loss until it is read (it re-reads the database
+  // then): one more would only fill the queue of a client that stopped reading during an outage.
+  let resyncQueued = false;
   const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
   const clear = () => {
     bus.queued(-buffer.length);
@@ -77,7 +80,13 @@ export function queueEvents<T extends keyof Topics, R = never>(
     if (!options.accept || options.accept(payload)) push(payload, options.sizeOf?.(payload) ?? 0);
   });
   const stopResync: () => void =
-    options.resync === undefined ? () => {} : bus.onResync(() => push(options.resync as R, 0));
+    options.resync === undefined
+      ? () => {}
+      : bus.onResync(() => {
+          if (resyncQueued) return;
+          resyncQueued = true;
+          push(options.resync as R, 0);
+        });
   const stopOnClose = bus.onClose(() => queue.close());
   const queue: EventQueue<Topics[T] | R> = {
     async take() {
@@ -86,6 +95,7 @@ export function queueEvents<T extends keyof Topics, R = never>(
         if (overflowed) throw options.overflow(overflowed);
         const first = buffer.shift();
         if (first) {
+          if (first.value === options.resync) resyncQueued = false;
           bytes -= first.bytes;
           bus.queued(-1);
           return first.value;
