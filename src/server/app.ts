@@ -34,6 +34,7 @@ import {
 import { buildInfo } from './build-info.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { healthHandler } from './health.js';
+import { inputGuard } from './input-guard.js';
 import { startJobs } from './jobs.js';
 import { queryLimitPlugins, withBodyLimit } from './limits.js';
 import { createLogger, operationNamePlugin, withRequestLog } from './logging.js';
@@ -127,8 +128,8 @@ const AUTH_NONE_WARNING =
 
 /**
  * Yoga with its plugins, in order: browser safety (Host, CSRF, CORS), authentication (before
- * parsing; the audit log just before it), introspection off, the query limits, the request
- * log's operation name, the per-tenant rate limit, stream credentials, metrics.
+ * parsing; the audit log just before it), introspection off, the query limits, the input
+ * guard (lone surrogates), the request log's operation name, the per-tenant rate limit, stream credentials, metrics.
  */
 function guardedYoga(
   env: Env,
@@ -154,6 +155,7 @@ function guardedYoga(
       deps.authPlugin,
       ...(env.INTROSPECTION ? [] : [introspectionOff()]),
       ...queryLimitPlugins(env),
+      inputGuard(),
       operationNamePlugin(),
       rateLimitPlugin(deps.rateLimiter, audit, env.RATE_LIMIT_RPS),
       streamCredentialsPlugin(env.STREAM_AUTH_RECHECK_MS),

@@ -82,8 +82,9 @@ export function createMaskError(logger: Logger) {
 const REQUEST_ERROR_CODES: Record<string, string> = { BAD_REQUEST: 'BAD_USER_INPUT' };
 
 /**
- * Gives yoga's own request errors a code of the contract (BAD_USER_INPUT). (Their
- * `originalError` extension still quotes a bad JSON body back: hardening, issue 10.)
+ * Gives yoga's own request errors a code of the contract (BAD_USER_INPUT), and drops their
+ * `originalError` extension: for a body that is not JSON it quotes the body back (JSON.parse's
+ * message), which may be megabytes, or a secret the client did not mean to send.
  */
 export function contractErrorCodes(): Plugin {
   return {
@@ -95,6 +96,11 @@ export function contractErrorCodes(): Plugin {
         // In place: the error also carries yoga's (hidden) HTTP status, which must stay.
         const extensions = error.extensions as Record<string, unknown>;
         extensions.code = code;
+        delete extensions.originalError;
+        // Without originalError, yoga would answer a `spec` error 200 to application/json
+        // clients; the status stays 400, as before.
+        const http = extensions.http as { spec?: boolean } | undefined;
+        if (http) delete http.spec;
       }
     },
   };
