@@ -6,7 +6,13 @@
  * (graphql-ws.ts), the background jobs (jobs.ts) and the request log (logging.ts).
  * start(port) listens; stop() drains and closes everything.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -188,6 +194,25 @@ function warnOnLooseJwt(env: Env, logger: Logger): void {
 }
 
 /**
+ * How long a client may take to send a request (Node's http server options): the headers
+ * within HEADERS_TIMEOUT_MS, the whole request within REQUEST_TIMEOUT_MS, else Node answers
+ * 408 and closes the connection (a body trickled a byte at a time holds nothing for long).
+ * Only receiving counts: responses, SSE streams and upgraded WebSockets are not cut.
+ * Idle keep-alive connections close after Node's 5 s.
+ */
+function receiveTimeouts(env: Env): ServerOptions {
+  const requestTimeout = env.REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(env.HEADERS_TIMEOUT_MS, requestTimeout);
+  return {
+    requestTimeout,
+    headersTimeout,
+    keepAliveTimeout: 5_000,
+    // Node checks the timeouts every 30 s by default: a 1 s timeout would act after 30 s.
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, headersTimeout / 4)),
+  };
+}
+
+/**
  * The HTTP server: the Host guard (AUTH=optional), /healthz and /readyz, then yoga within the
  * body limit; one log line per request.
  */
@@ -209,6 +234,7 @@ function httpServer(
     await toYoga(req, res);
   };
   return createServer(
+    receiveTimeouts(env),
     withRequestLog(logger, (req, res) => {
       handle(req, res).catch((error: unknown) => {
         logger.error({ err: error }, 'request failed');
