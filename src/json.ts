@@ -124,6 +124,7 @@ export function hasLoneSurrogate(text: string): boolean {
   return LONE_SURROGATE.test(text);
 }
 
+/** Said after the string or key, which is quoted with the surrogate shown as U+FFFD. */
 const LONE_SURROGATE_REASON =
   'a lone surrogate (half of a UTF-16 pair), which SQLite and PostgreSQL store differently; send well-formed Unicode (a pair whole, or U+FFFD)';
 
@@ -135,8 +136,9 @@ function scalarProblem(v: unknown, numbers: boolean): string | null {
     }
     if (Object.is(v, -0)) return '-0 cannot be stored the same on both databases; send 0';
   }
-  if (typeof v === 'string' && hasLoneSurrogate(v))
-    return `the string holds ${LONE_SURROGATE_REASON}`;
+  if (typeof v === 'string' && hasLoneSurrogate(v)) {
+    return `the string ${quote(v, 40)} holds ${LONE_SURROGATE_REASON}`;
+  }
   return null;
 }
 
@@ -198,7 +200,9 @@ export function jsonProblem(
     const index = frame.next++;
     if (frame.keys) {
       const key = frame.keys[index]!;
-      if (hasLoneSurrogate(key)) return problem(key, `the key holds ${LONE_SURROGATE_REASON}`);
+      if (hasLoneSurrogate(key)) {
+        return problem(null, `the key ${quote(key, 40)} holds ${LONE_SURROGATE_REASON}`);
+      }
       const found = visit((frame.value as Record<string, unknown>)[key], key);
       if (found) return found;
     } else {

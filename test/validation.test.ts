@@ -150,7 +150,7 @@ describe('lone surrogates', () => {
     );
     expect(error.code).toBe('BAD_USER_INPUT');
     expect(error.message).toContain(
-      'Variable "$input" at input.name: the string holds a lone surrogate',
+      `Variable "$input" at input.name: the string "half \uFFFD pair" holds a lone surrogate`,
     );
     expect(await snapshot()).toEqual(before);
   });
@@ -170,7 +170,9 @@ describe('lone surrogates', () => {
       }),
     );
     expect(error.code).toBe('BAD_USER_INPUT');
-    expect(error.message).toContain('at input.items[1].message.content: the string holds a lone');
+    expect(error.message).toContain(
+      'at input.items[1].message.content: the string "x\uFFFD" holds a lone',
+    );
     expect(await snapshot()).toEqual(before);
   });
 
@@ -179,7 +181,7 @@ describe('lone surrogates', () => {
     const error = await errorOf(UPDATE_META, JSON.stringify({ m: { outer: { [`k${HALF}`]: 1 } } }));
     expect(error.code).toBe('BAD_USER_INPUT');
     expect(error.message).toContain(
-      'Variable "$m" at m.outer["k\uFFFD"]: the key holds a lone surrogate',
+      'Variable "$m" at m.outer: the key "k\uFFFD" holds a lone surrogate',
     );
     // The message itself stays well-formed (the key is not repeated raw).
     expect(/\p{Cs}/u.test(error.message)).toBe(false);
