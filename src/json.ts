@@ -80,21 +80,6 @@ export const MAX_JSON_DEPTH = 100;
  */
 export const MAX_JSON_ARGUMENT_DEPTH = 64;
 
-/** Nesting depth of a JSON value (0 for a scalar), computed without recursion. */
-export function jsonDepth(value: unknown): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    const level = depth + 1;
-    if (level > deepest) deepest = level;
-    if (level > MAX_JSON_DEPTH) return level; // deep enough to refuse; stop walking
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, level]);
-  }
-  return deepest;
-}
-
 /** A path inside a JSON value as messages show it: `args.x`, `parts[2].text`, `["a b"]`. */
 function pathText(path: readonly (string | number)[]): string {
   return path
