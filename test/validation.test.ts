@@ -222,6 +222,56 @@ describe('lone surrogates', () => {
   });
 });
 
+describe('over graphql-ws', () => {
+  /** Runs one operation on `ws`; its errors' codes and messages (from next or error). */
+  function run(ws: ReturnType<typeof wsClient>, query: string, variables = {}) {
+    return new Promise<{ code: unknown; message: string }[]>((resolve, reject) => {
+      const errors: { code: unknown; message: string }[] = [];
+      const collect = (list: readonly { message: string; extensions?: { code?: unknown } }[]) =>
+        errors.push(...list.map((e) => ({ code: e.extensions?.code, message: e.message })));
+      ws.subscribe(
+        { query, variables },
+        {
+          next: (result) => collect((result.errors ?? []) as never),
+          error: (error) => {
+            if (!Array.isArray(error)) return reject(error);
+            collect(error);
+            resolve(errors);
+          },
+          complete: () => resolve(errors),
+        },
+      );
+    });
+  }
+
+  it('a lone surrogate in a variable and -0 inline fail that operation only, writing nothing', async () => {
+    const before = await snapshot();
+    const ws = wsClient(port);
+    const surrogate = await run(
+      ws,
+      'mutation($input: CreateThreadInput!) { createThread(input: $input) { thread { id } } }',
+      { input: { agentId: 'v', name: 'ws \uDC00' } },
+    );
+    expect(surrogate).toEqual([
+      {
+        code: 'BAD_USER_INPUT',
+        message: expect.stringContaining('Variable "$input" at input.name: the string "ws \uFFFD"'),
+      },
+    ]);
+    const negativeZero = await run(
+      ws,
+      'mutation { createThread(input: { agentId: "v", metadata: { x: -0 } }) { thread { id } } }',
+    );
+    expect(negativeZero).toEqual([
+      { code: 'BAD_USER_INPUT', message: `JSON value at x: ${NEG_ZERO}.` },
+    ]);
+    // The socket goes on.
+    expect(await run(ws, '{ threads { totalCount } }')).toEqual([]);
+    await ws.dispose();
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
 describe('JSON depth', () => {
   const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
