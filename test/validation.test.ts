@@ -364,6 +364,43 @@ describe('request errors', () => {
       expect(text).not.toContain(MARKER);
     }
   });
+
+  it('GET and form requests with parameters that are not JSON: 4xx BAD_USER_INPUT, not echoed, nothing unexpected', async () => {
+    const h = { accept: 'application/json', 'x-graphql-yoga-csrf': '1' };
+    const cases: [string, RequestInit, number][] = [
+      [`?query=%7B__typename%7D&variables=${MARKER}`, { headers: h }, 400],
+      [`?query=%7B__typename%7D&extensions=${MARKER}`, { headers: h }, 400],
+      [`?query=mutation%20${MARKER.replaceAll('-', '')}%7B__typename%7D`, { headers: h }, 405],
+      [
+        '',
+        {
+          method: 'POST',
+          headers: { ...h, 'content-type': 'application/x-www-form-urlencoded' },
+          body: `query=%7B__typename%7D&variables=${MARKER}`,
+        },
+        400,
+      ],
+      [
+        '',
+        {
+          method: 'POST',
+          headers: { ...h, 'content-type': 'multipart/form-data; boundary=x' },
+          body: `--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${MARKER}\r\n--x--\r\n`,
+        },
+        400,
+      ],
+    ];
+    for (const [query, init, status] of cases) {
+      const response = await t.app.yoga.fetch(`http://localhost/graphql${query}`, init);
+      const text = await response.text();
+      expect({ status: response.status, code: JSON.parse(text).errors[0].extensions.code }).toEqual(
+        { status, code: 'BAD_USER_INPUT' },
+      );
+      expect(text).not.toContain(MARKER);
+      expect(text).not.toContain(MARKER.replaceAll('-', ''));
+    }
+    expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+  });
 });
 
 /** A raw connection to the server: what it received, and a promise of its close. */
