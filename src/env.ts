@@ -193,6 +193,16 @@ const envSchema = z.object({
     .describe('a size in bytes above 0: the largest JSON response (or subscription event)'),
   IDEMPOTENCY_KEY_TTL_HOURS: integer(24).default(24).describe('a number of hours, at least 24'),
   MAX_PAGE_SIZE: integer(1).default(500).describe('a whole number above 0'),
+  HEADERS_TIMEOUT_MS: integer(100)
+    .default(10_000)
+    .describe(
+      'ms a client may take to send the request headers, at least 100 (capped at REQUEST_TIMEOUT_MS)',
+    ),
+  REQUEST_TIMEOUT_MS: integer(100)
+    .default(30_000)
+    .describe(
+      'ms a client may take to send a whole request (headers and body), at least 100; responses and streams are not limited',
+    ),
   SHUTDOWN_DELAY_MS: integer(0)
     .default(0)
     .describe('ms /readyz answers 503 before the listener closes (your health-check interval)'),

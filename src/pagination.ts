@@ -44,6 +44,21 @@ export function pageRequest(args: ConnectionArgs, maxPageSize: number): PageRequ
   return { direction: 'forward', limit: first ?? Math.min(DEFAULT_PAGE_SIZE, maxPageSize) };
 }
 
+/** Earliest and latest cursor times (ms since the epoch): 0001-01-01 to 9999-12-31. */
+const MIN_CURSOR_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const MAX_CURSOR_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * True for a time a cursor may carry: whole ms within years 0001 to 9999, what both databases
+ * store (PostgreSQL refuses year 0, so a forged cursor with one would fail the query as an
+ * internal error). Cursor checks use it so such a cursor is BAD_USER_INPUT.
+ */
+export function isCursorTime(ms: unknown): ms is number {
+  return (
+    Number.isSafeInteger(ms) && (ms as number) >= MIN_CURSOR_MS && (ms as number) <= MAX_CURSOR_MS
+  );
+}
+
 const tenantTags = new Map<string, string>();
 
 /**

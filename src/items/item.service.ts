@@ -17,7 +17,7 @@ import {
   wellFormed,
 } from '../errors.js';
 import { assertThreadId } from '../ids.js';
-import { isStorableDate, jsonBytes, jsonDepth, jsonHash, MAX_JSON_DEPTH } from '../json.js';
+import { isStorableDate, jsonBytes, jsonHash, jsonProblem, MAX_JSON_DEPTH } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
 import {
   advanceNextSeq,
@@ -94,13 +94,11 @@ export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: stri
       field: `${path}.createdAt`,
     });
   }
-  if (jsonDepth(data) > MAX_JSON_DEPTH) {
-    throw new BadUserInputError(
-      `${path}: its data is nested more than ${MAX_JSON_DEPTH} levels deep.`,
-      {
-        field: path,
-      },
-    );
+  // The JSON scalar checked the arguments; this also covers the importer's parsed files.
+  const problem = jsonProblem(data, { maxDepth: MAX_JSON_DEPTH });
+  if (problem) {
+    const at = problem.at ? ` at ${problem.at}` : '';
+    throw new BadUserInputError(`${path}: its data${at}: ${problem.reason}.`, { field: path });
   }
   const dataJson = JSON.stringify(data);
   const bytes = jsonBytes(dataJson);

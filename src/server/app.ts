@@ -6,7 +6,13 @@
  * (graphql-ws.ts), the background jobs (jobs.ts) and the request log (logging.ts).
  * start(port) listens; stop() drains and closes everything.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -35,6 +41,7 @@ import {
 import { buildInfo } from './build-info.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { healthHandler } from './health.js';
+import { inputGuard } from './input-guard.js';
 import { startJobs } from './jobs.js';
 import { queryLimitPlugins, withBodyLimit } from './limits.js';
 import { createLogger, operationNamePlugin, withRequestLog } from './logging.js';
@@ -128,8 +135,8 @@ const AUTH_NONE_WARNING =
 
 /**
  * Yoga with its plugins, in order: browser safety (Host, CSRF, CORS), authentication (before
- * parsing; the audit log just before it), introspection off, the query limits, the request
- * log's operation name, the per-tenant rate limit, stream credentials, metrics.
+ * parsing; the audit log just before it), introspection off, the query limits, the input
+ * guard (lone surrogates), the request log's operation name, the per-tenant rate limit, stream credentials, metrics.
  */
 function guardedYoga(
   env: Env,
@@ -156,6 +163,7 @@ function guardedYoga(
       deps.authPlugin,
       ...(env.INTROSPECTION ? [] : [introspectionOff()]),
       ...queryLimitPlugins(env),
+      inputGuard(),
       operationNamePlugin(),
       rateLimitPlugin(deps.rateLimiter, audit, env.RATE_LIMIT_RPS),
       streamCredentialsPlugin(env.STREAM_AUTH_RECHECK_MS),
@@ -189,6 +197,25 @@ function warnOnLooseJwt(env: Env, logger: Logger): void {
 }
 
 /**
+ * How long a client may take to send a request (Node's http server options): the headers
+ * within HEADERS_TIMEOUT_MS, the whole request within REQUEST_TIMEOUT_MS, else Node answers
+ * 408 and closes the connection (a body trickled a byte at a time holds nothing for long).
+ * Only receiving counts: responses, SSE streams and upgraded WebSockets are not cut.
+ * Idle keep-alive connections close after Node's 5 s.
+ */
+function receiveTimeouts(env: Env): ServerOptions {
+  const requestTimeout = env.REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(env.HEADERS_TIMEOUT_MS, requestTimeout);
+  return {
+    requestTimeout,
+    headersTimeout,
+    keepAliveTimeout: 5_000,
+    // Node checks the timeouts every 30 s by default: a 1 s timeout would act after 30 s.
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, headersTimeout / 4)),
+  };
+}
+
+/**
  * The HTTP server: the Host guard (AUTH=optional), /healthz and /readyz, then yoga within the
  * body limit; one log line per request.
  */
@@ -210,6 +237,7 @@ function httpServer(
     await toYoga(req, res);
   };
   return createServer(
+    receiveTimeouts(env),
     withRequestLog(logger, (req, res) => {
       handle(req, res).catch((error: unknown) => {
         logger.error({ err: error }, 'request failed');

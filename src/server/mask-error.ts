@@ -104,11 +104,34 @@ export function createMaskError(
 const REQUEST_ERROR_CODES: Record<string, string> = { BAD_REQUEST: 'BAD_USER_INPUT' };
 
 /**
- * Gives yoga's own request errors a code of the contract (BAD_USER_INPUT). (Their
- * `originalError` extension still quotes a bad JSON body back: hardening, issue 10.)
+ * Gives yoga's own request errors a code of the contract (BAD_USER_INPUT; also parameters that
+ * are not JSON, which yoga's parsers would let through as unexpected errors), and drops their
+ * `originalError` extension: for a body that is not JSON it quotes the body back (JSON.parse's
+ * message), which may be megabytes, or a secret the client did not mean to send.
  */
 export function contractErrorCodes(): Plugin {
   return {
+    // Yoga's parsers run JSON.parse on a GET request's (or a form's) variables and extensions
+    // unguarded: text that is not JSON would be an unexpected error (500). Errors of a parser
+    // without a code (a multipart form) are the client's too.
+    onRequestParse({ requestParser, setRequestParser }) {
+      if (!requestParser) return;
+      setRequestParser(async (request) => {
+        try {
+          return await requestParser(request);
+        } catch (error) {
+          if (error instanceof GraphQLError && error.extensions.code !== undefined) throw error;
+          // Not JSON.parse's message: it quotes the text back.
+          const message =
+            error instanceof GraphQLError
+              ? error.message
+              : 'The variables or extensions parameter is not valid JSON: send a JSON object, or leave it out.';
+          throw new GraphQLError(message, {
+            extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+          });
+        }
+      });
+    },
     onResultProcess({ result }) {
       if (Array.isArray(result) || Symbol.asyncIterator in Object(result)) return;
       for (const error of (result as ExecutionResult).errors ?? []) {
@@ -117,6 +140,11 @@ export function contractErrorCodes(): Plugin {
         // In place: the error also carries yoga's (hidden) HTTP status, which must stay.
         const extensions = error.extensions as Record<string, unknown>;
         extensions.code = code;
+        delete extensions.originalError;
+        // Without originalError, yoga would answer a `spec` error 200 to application/json
+        // clients; the status stays 400, as before.
+        const http = extensions.http as { spec?: boolean } | undefined;
+        if (http) delete http.spec;
       }
     },
   };

@@ -12,6 +12,7 @@ import {
   type ConnectionArgs,
   decodeCursor,
   encodeCursor,
+  isCursorTime,
   pageRequest,
   toConnection,
 } from '../pagination.js';
@@ -41,13 +42,6 @@ export interface ThreadFilter {
   metadata?: unknown;
 }
 
-/**
- * Cursor times (ms since the epoch) stay within years 0000-9999: a Date and every database's
- * timestamp type hold them, so a forged time cannot fail the query as an internal error.
- */
-const MIN_CURSOR_MS = Date.parse('0000-01-01T00:00:00.000Z');
-const MAX_CURSOR_MS = Date.parse('9999-12-31T23:59:59.999Z');
-
 interface ThreadCursor extends ThreadPosition {
   order: ThreadOrder;
 }
@@ -66,9 +60,7 @@ function parseThreadCursor(
   const parsed = decodeCursor(tenantId, cursor, argument, (p) => {
     const c = p as { o?: unknown; t?: unknown; i?: unknown };
     return THREAD_ORDERS.includes(c.o as ThreadOrder) &&
-      Number.isSafeInteger(c.t) &&
-      (c.t as number) >= MIN_CURSOR_MS &&
-      (c.t as number) <= MAX_CURSOR_MS &&
+      isCursorTime(c.t) &&
       typeof c.i === 'string' &&
       isThreadId(c.i)
       ? { order: c.o as ThreadOrder, at: c.t as number, id: c.i }

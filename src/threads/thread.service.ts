@@ -16,7 +16,7 @@ import {
 } from '../errors.js';
 import { assertThreadId, isThreadId, threadIdHash } from '../ids.js';
 import { deleteIdempotencyKeys, deleteThreadItems } from '../items/item.store.js';
-import { filterableJson, isJsonObject, jsonBytes, jsonDepth, MAX_JSON_DEPTH } from '../json.js';
+import { filterableJson, isJsonObject, jsonBytes, jsonProblem, MAX_JSON_DEPTH } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
 import { threadKey } from '../pubsub/topics.js';
 import {
@@ -72,10 +72,10 @@ function metadataText(ctx: ServiceContext, metadata: unknown): string {
       field: 'metadata',
     });
   }
-  if (jsonDepth(metadata) > MAX_JSON_DEPTH) {
-    throw new BadUserInputError(`metadata is nested more than ${MAX_JSON_DEPTH} levels deep.`, {
-      field: 'metadata',
-    });
+  const problem = jsonProblem(metadata, { maxDepth: MAX_JSON_DEPTH });
+  if (problem) {
+    const at = problem.at ? ` at ${problem.at}` : '';
+    throw new BadUserInputError(`metadata${at}: ${problem.reason}.`, { field: 'metadata' });
   }
   const text = JSON.stringify(metadata);
   if (jsonBytes(text) > ctx.limits.maxItemBytes) {
