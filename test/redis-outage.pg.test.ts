@@ -164,7 +164,10 @@ it('followers on both instances get every item once, in order, while Redis is do
     await until(() => all.every((s) => hasAll(s, 1)), watched, 'the first item everywhere');
     const appended = (s: Subscription) => eventsOf(s).some((e) => e.type === 'ITEMS_APPENDED');
     await until(() => appended(eventsA) && appended(eventsB), watched, 'ITEMS_APPENDED on both');
-    expect(await ready(a)).toEqual({ status: 200, body: { status: 'ok', database: 'ok', redis: 'ok' } });
+    expect(await ready(a)).toEqual({
+      status: 200,
+      body: { status: 'ok', database: 'ok', redis: 'ok' },
+    });
 
     await killRedis();
     const eventsOnB = eventsB.results.length;

@@ -20,6 +20,18 @@ export interface EventQueue<T> {
 /** Which bound a follower passed: FOLLOWER_BUFFER_EVENTS or FOLLOWER_BUFFER_BYTES. */
 export type OverflowReason = 'events' | 'bytes';
 
+/** Which bound one more event (bringing the queue to `bytes`) would pass, or null. */
+function overflowOf(
+  length: number,
+  bytes: number,
+  limit: number,
+  maxBytes: number,
+): OverflowReason | null {
+  if (length >= limit) return 'events';
+  // An event alone in the queue is always taken, whatever its size.
+  return length > 0 && bytes > maxBytes ? 'bytes' : null;
+}
+
 /**
  * Starts listening at once (before anything is read from the database, which is what makes
  * resume gapless) and buffers at most `limit` events and at most `maxBytes` bytes of them
@@ -49,19 +61,17 @@ export function queueEvents<T extends keyof Topics, R = never>(
   // then): one more would only fill the queue of a client that stopped reading during an outage.
   let resyncQueued = false;
   const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
-  const clear = () => {
+  // Frees the buffer and stops listening: on close, and on overflow (the error stays to tell).
+  const release = () => {
     bus.queued(-buffer.length);
     buffer.length = 0;
     bytes = 0;
+    stopListening();
+    stopResync();
   };
   const push = (value: Topics[T] | R, size: number) => {
     if (closed || overflowed) return;
-    const full: OverflowReason | null =
-      buffer.length >= options.limit
-        ? 'events'
-        : buffer.length > 0 && bytes + size > maxBytes
-          ? 'bytes'
-          : null;
+    const full = overflowOf(buffer.length, bytes + size, options.limit, maxBytes);
     if (!full) {
       buffer.push({ value, bytes: size });
       bytes += size;
@@ -70,9 +80,7 @@ export function queueEvents<T extends keyof Topics, R = never>(
       // A consumer this far behind (a client that stopped reading) is cut off at once: its
       // listener goes now, its memory stays bounded, and its next take() ends it with the error.
       overflowed = full;
-      clear();
-      stopListening();
-      stopResync();
+      release();
     }
     waiter?.();
   };
@@ -80,13 +88,12 @@ export function queueEvents<T extends keyof Topics, R = never>(
     if (!options.accept || options.accept(payload)) push(payload, options.sizeOf?.(payload) ?? 0);
   });
   const stopResync: () => void =
-    options.resync === undefined
-      ? () => {}
-      : bus.onResync(() => {
-          if (resyncQueued) return;
-          resyncQueued = true;
-          push(options.resync as R, 0);
-        });
+    options.resync === undefined ? () => {} : bus.onResync(() => queueResync());
+  const queueResync = () => {
+    if (resyncQueued) return;
+    resyncQueued = true;
+    push(options.resync as R, 0);
+  };
   const stopOnClose = bus.onClose(() => queue.close());
   const queue: EventQueue<Topics[T] | R> = {
     async take() {
@@ -109,9 +116,7 @@ export function queueEvents<T extends keyof Topics, R = never>(
     close() {
       if (closed) return;
       closed = true;
-      clear();
-      stopListening();
-      stopResync();
+      release();
       stopOnClose();
       waiter?.();
     },

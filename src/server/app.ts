@@ -299,12 +299,11 @@ function watchOtherProcesses(
 }
 
 /**
- * Builds the whole service from configuration.
+ * Opens the database (applying migrations unless told not to) and, with REDIS_URL and no
+ * event target given, connects Redis; closes the database again when Redis fails.
  * @throws ConfigError when the database or Redis cannot be reached or opened
- * @throws Error when a migration fails
  */
-export async function buildApp(env: Env, options: BuildOptions = {}): Promise<App> {
-  const logger = options.logger ?? createLogger(env);
+async function connectDependencies(env: Env, options: BuildOptions, logger: Logger) {
   const db = await openDatabase(env.DATABASE_URL, {
     migrate: options.migrate,
     poolSize: env.DB_POOL_SIZE,
@@ -322,6 +321,17 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
           throw error;
         })
       : null;
+  return { db, redis };
+}
+
+/**
+ * Builds the whole service from configuration.
+ * @throws ConfigError when the database or Redis cannot be reached or opened
+ * @throws Error when a migration fails
+ */
+export async function buildApp(env: Env, options: BuildOptions = {}): Promise<App> {
+  const logger = options.logger ?? createLogger(env);
+  const { db, redis } = await connectDependencies(env, options, logger);
   const build = buildInfo();
   const metrics = createMetrics({ db, redis, build });
   const bus = metrics.observeBus(createEventBus(options.eventTarget ?? redis?.target));

@@ -39,7 +39,7 @@ function parseFailure(error: unknown): GraphQLError[] {
     new GraphQLError(error.message, {
       source: error.source,
       positions: error.positions,
-      extensions: { ...error.extensions, code: 'GRAPHQL_PARSE_FAILED' },
+      extensions: { ...error.extensions, code: error.extensions.code ?? 'GRAPHQL_PARSE_FAILED' },
     }),
   ];
 }
