@@ -14,6 +14,8 @@ export interface Limits {
   maxPageSize: number;
   /** Live events a follower may have waiting before it is ended. */
   followerBufferEvents: number;
+  /** Stored bytes one operation may read and return (src/read-budget.ts). */
+  maxResponseBytes: number;
 }
 
 /**
@@ -35,5 +37,6 @@ export function limitsFromEnv(env: Env): Limits {
     maxAppendItems: env.MAX_APPEND_ITEMS,
     maxPageSize: env.MAX_PAGE_SIZE,
     followerBufferEvents: env.FOLLOWER_BUFFER_EVENTS,
+    maxResponseBytes: env.MAX_RESPONSE_BYTES,
   };
 }
