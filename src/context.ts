@@ -16,6 +16,8 @@ export interface Limits {
   followerBufferEvents: number;
   /** Bytes of live events (their items' JSON, about) a follower may have waiting. */
   followerBufferBytes: number;
+  /** Stored bytes one operation may read and return (src/read-budget.ts). */
+  maxResponseBytes: number;
 }
 
 /**
@@ -38,5 +40,6 @@ export function limitsFromEnv(env: Env): Limits {
     maxPageSize: env.MAX_PAGE_SIZE,
     followerBufferEvents: env.FOLLOWER_BUFFER_EVENTS,
     followerBufferBytes: env.FOLLOWER_BUFFER_BYTES,
+    maxResponseBytes: env.MAX_RESPONSE_BYTES,
   };
 }

@@ -4,6 +4,7 @@
  * statement; repeated ids are looked up once; a response over MAX_RESPONSE_BYTES is one
  * PAYLOAD_TOO_LARGE error; the client operations of examples/ pass under the default limit.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +15,8 @@ import {
   ThreadPageDocument,
 } from '../examples/generated/graphql.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
+import { createTestDatabase, type TestDatabase } from './testkit/database.js';
+import { type ServerProcess, startServer } from './testkit/process.js';
 import { append, createThread, message } from './testkit/seed.js';
 import { wsClient } from './testkit/ws.js';
 
@@ -158,9 +161,10 @@ describe('response size (MAX_RESPONSE_BYTES)', () => {
     expect(text.length).toBeLessThan(1_000);
     const body = JSON.parse(text);
     expect(body.data).toBeNull();
+    // The read stopped at the item that passed the cap.
     expect(body.errors).toEqual([
       {
-        message: `The response would be over ${CAP} bytes, the limit (MAX_RESPONSE_BYTES). Ask for fewer rows per request (a smaller first/last, fewer nodes ids, fewer aliases) or leave out large fields such as data.`,
+        message: `This page's items hold more than ${CAP} bytes, what this request had left of MAX_RESPONSE_BYTES (${CAP} bytes, shared by all its fields): ask for fewer items with first/last, or leave data out of the selection.`,
         extensions: { code: 'PAYLOAD_TOO_LARGE', maxBytes: CAP },
       },
     ]);
@@ -209,6 +213,115 @@ describe('response size (MAX_RESPONSE_BYTES)', () => {
     });
     await client.dispose();
   });
+});
+
+/** Peak and current resident memory of a process, in bytes (Linux /proc). */
+function memory(pid: number): { peak: number; rss: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024;
+  return { peak: kb('VmHWM'), rss: kb('VmRSS') };
+}
+
+/** Resets the peak resident size of a process (Linux: "5" into clear_refs). */
+function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+describe('byte budget of the database reads (default MAX_RESPONSE_BYTES, real server process)', () => {
+  /** Items of about 1 MB: 60 of them pass the 32 MiB default, 20 do not. */
+  const MB = 1_000_000;
+  const BIG_ITEMS = 60;
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let threadId: string;
+  let pid: number;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+    const created = await server.graphql(
+      'mutation { createThread(input: { agentId: "budget" }) { thread { id } } }',
+    );
+    threadId = created.data.createThread.thread.id;
+    for (let batch = 0; batch < BIG_ITEMS / 10; batch++) {
+      const appended = await server.graphql(
+        'mutation($input: AppendItemsInput!) { appendItems(input: $input) { items { __typename } } }',
+        {
+          input: {
+            threadId,
+            items: Array.from({ length: 10 }, (_, i) =>
+              message(`${batch * 10 + i}`.padEnd(MB, 'z')),
+            ),
+          },
+        },
+      );
+      expect(appended.errors).toBeUndefined();
+    }
+    // A fresh process for the reads: the appends' garbage would hide what the reads allocate.
+    await server.stop();
+    server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+    pid = server.process.pid!;
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  const page = (n: number, alias = 'thread') =>
+    `${alias}: thread(id: $id) { items(first: ${n}) { edges { node { ... on MessageItem { seq content } } } } }`;
+
+  it('refuses items(first: 60) of 1 MB items with PAYLOAD_TOO_LARGE, reading about 32 MiB of them', async () => {
+    resetPeak(pid);
+    const before = memory(pid);
+    const answer = await server.graphql(`query($id: ID!) { ${page(60)} }`, { id: threadId });
+    const after = memory(pid);
+    const grew = after.peak - before.rss;
+    console.info(
+      `items(first: 60) x 1 MB: peak RSS ${before.rss} -> ${after.peak} (+${grew} bytes)`,
+    );
+    expect(answer.data).toBeNull();
+    expect(answer.errors).toEqual([
+      {
+        message: `This page's items hold more than 33554432 bytes, what this request had left of MAX_RESPONSE_BYTES (33554432 bytes, shared by all its fields): ask for fewer items with first/last, or leave data out of the selection.`,
+        extensions: { code: 'PAYLOAD_TOO_LARGE', maxBytes: 33554432 },
+      },
+    ]);
+    // Measured on a fresh process: reading the whole 60 MB page grew the peak by 150-162 MB;
+    // stopping at the 32 MiB budget, by 84-88 MB (driver strings, parsed data, buffers).
+    expect(grew).toBeLessThan(120 * 1024 * 1024);
+  }, 120_000);
+
+  it('shares the budget between aliases: 3 x items(first: 20), each under it, are refused', async () => {
+    const one = await server.graphql(`query($id: ID!) { ${page(20)} }`, { id: threadId });
+    expect(one.errors).toBeUndefined();
+    expect(one.data.thread.items.edges).toHaveLength(20);
+    const three = await server.graphql(
+      `query($id: ID!) { ${page(20, 'a')} ${page(20, 'b')} ${page(20, 'c')} }`,
+      { id: threadId },
+    );
+    expect(three.data).toBeNull();
+    expect(three.errors).toHaveLength(1);
+    expect(three.errors![0]!.extensions).toEqual({ code: 'PAYLOAD_TOO_LARGE', maxBytes: 33554432 });
+    expect(three.errors![0]!.message).toMatch(/^This page's items hold more than \d+ bytes/);
+  }, 120_000);
+
+  it('stops the context and nodes reads at the budget too', async () => {
+    const context = await server.graphql(
+      'query($id: ID!) { thread(id: $id) { context { ... on MessageItem { seq } } } }',
+      { id: threadId },
+    );
+    expect(context.data).toBeNull();
+    expect(context.errors![0]!.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(context.errors![0]!.message).toMatch(/^This thread's context/);
+    const ids = Array.from({ length: BIG_ITEMS }, (_, i) => `${threadId}:${i}`);
+    const nodes = await server.graphql(
+      'query($ids: [ID!]!) { nodes(ids: $ids) { ... on MessageItem { seq } } }',
+      { ids },
+    );
+    expect(nodes.data).toBeNull();
+    expect(nodes.errors![0]!.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(nodes.errors![0]!.message).toMatch(/^These items hold more than/);
+  }, 120_000);
 });
 
 describe('normal client operations (examples/operations.graphql) under the default limits', () => {

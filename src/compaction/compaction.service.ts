@@ -24,6 +24,7 @@ import {
 import { publishAppended } from '../items/item-events.js';
 import { jsonBytes } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
+import { type ReadSubject, readBudget } from '../read-budget.js';
 import { selectThread, type ThreadRecord, touchThread } from '../threads/thread.store.js';
 import {
   type CompactionRecord,
@@ -206,13 +207,25 @@ export async function clearCompactions(
   return result;
 }
 
+const SUMMARIES: ReadSubject = {
+  what: 'These compaction summaries',
+  advice: 'ask for fewer threads or ids per request.',
+};
+const CONTEXT: ReadSubject = {
+  what: "This thread's context (summaries and uncovered items)",
+  advice: 'read it with Thread.items in pages (first/last), or compact the thread.',
+};
+
 /** The compaction records of several threads in one statement, each list in startSeq order. */
 export async function compactionsOf(
   ctx: ServiceContext,
   threadIds: readonly string[],
 ): Promise<CompactionRecord[][]> {
   const byThread = new Map<string, CompactionRecord[]>();
-  for (const record of await selectCompactions(ctx.db.prisma, ctx.tenantId, threadIds)) {
+  const records = await readBudget(ctx).read(SUMMARIES, (left) =>
+    selectCompactions(ctx.db.prisma, ctx.tenantId, threadIds, left),
+  );
+  for (const record of records) {
     const list = byThread.get(record.threadId) ?? [];
     list.push(record);
     byThread.set(record.threadId, list);
@@ -225,7 +238,9 @@ export async function findCompactions(
   ctx: ServiceContext,
   keys: readonly { threadId: string; markerSeq: number }[],
 ): Promise<(CompactionRecord | null)[]> {
-  const records = await selectCompactionsByMarker(ctx.db.prisma, ctx.tenantId, keys);
+  const records = await readBudget(ctx).read(SUMMARIES, (left) =>
+    selectCompactionsByMarker(ctx.db.prisma, ctx.tenantId, keys, left),
+  );
   const byId = new Map(records.map((record) => [record.id, record]));
   return keys.map((k) => byId.get(compactionId(k.threadId, k.markerSeq)) ?? null);
 }
@@ -241,9 +256,14 @@ export async function threadContext(
   ctx: ServiceContext,
   thread: ThreadRecord,
 ): Promise<ContextEntry[]> {
+  const budget = readBudget(ctx);
   const [records, items] = await Promise.all([
-    selectCompactions(ctx.db.prisma, ctx.tenantId, [thread.id]),
-    selectUncoveredItems(ctx.db.prisma, ctx.tenantId, thread.id),
+    budget.read(CONTEXT, (left) =>
+      selectCompactions(ctx.db.prisma, ctx.tenantId, [thread.id], left),
+    ),
+    budget.read(CONTEXT, (left) =>
+      selectUncoveredItems(ctx.db.prisma, ctx.tenantId, thread.id, left),
+    ),
   ]);
   return assembleContext(records, items);
 }

@@ -4,11 +4,11 @@
  * uncovered by every record). Reads are raw statements, writes Prisma's model API, as in the
  * other stores. No rules: compaction.service.ts holds them.
  */
-import { readInChunks } from '../db/chunks.js';
 import type { Executor } from '../db/transaction.js';
-import { type Compaction, type Item, Prisma } from '../generated/prisma/client.js';
+import { type Compaction, Prisma } from '../generated/prisma/client.js';
 import { compactionId } from '../ids.js';
-import { type ItemRecord, toItemRecord } from '../items/item.store.js';
+import { type ItemRecord, inChunksWithinBudget, selectWithinBudget } from '../items/item.store.js';
+import { type SizedRows, withinBudget } from '../read-budget.js';
 
 /** A stored compaction record; `id` is "<threadId>:compaction:<markerSeq>". */
 export interface CompactionRecord {
@@ -75,53 +75,95 @@ export async function deleteCompactionRows(
   return count;
 }
 
-/** The records of several threads, by thread, then startSeq; one statement per chunk. */
+/** A Compaction row with its summary's stored size and the running sum of sizes. */
+type SizedCompactionRow = Compaction & { size: number | bigint; run: number | bigint | string };
+
+/**
+ * The records whose keys and sizes `sizes` selects ("threadId", "startSeq", "size"), in
+ * (threadId, startSeq) order, until the running sum of summary sizes passes `budget` (the one
+ * that passes comes without its summary; see selectWithinBudget in item.store.ts).
+ */
+async function compactionsWithinBudget(
+  db: Executor,
+  tenantId: string,
+  sizes: Prisma.Sql,
+  budget: number,
+): Promise<SizedRows<CompactionRecord>> {
+  const rows = await db.$queryRaw<SizedCompactionRow[]>`
+    SELECT c."tenantId", c."threadId", c."startSeq", c."endSeq", c."createdAt", c."createdBy",
+      c."markerSeq", CASE WHEN s."run" <= ${budget} THEN c."summary" END AS "summary",
+      s."size", s."run"
+    FROM (SELECT "threadId", "startSeq", "size",
+            SUM("size") OVER (ORDER BY "threadId", "startSeq" ROWS UNBOUNDED PRECEDING) AS "run"
+          FROM (${sizes}) p) s
+    JOIN "Compaction" c
+      ON c."tenantId" = ${tenantId} AND c."threadId" = s."threadId" AND c."startSeq" = s."startSeq"
+    WHERE s."run" - s."size" <= ${budget}
+    ORDER BY c."threadId", c."startSeq"`;
+  return withinBudget(rows, budget, toCompactionRecord);
+}
+
+/**
+ * The records of several threads, by thread, then startSeq; one statement per chunk; within
+ * `budget` bytes of summaries (then `over`).
+ */
 export async function selectCompactions(
   db: Executor,
   tenantId: string,
   threadIds: readonly string[],
-): Promise<CompactionRecord[]> {
-  const rows = await readInChunks(
-    threadIds,
-    1,
-    (chunk) => db.$queryRaw<Compaction[]>`
-      SELECT * FROM "Compaction" WHERE "tenantId" = ${tenantId} AND "threadId" IN (${Prisma.join(chunk)})
-      ORDER BY "threadId", "startSeq"`,
+  budget: number,
+): Promise<SizedRows<CompactionRecord>> {
+  return inChunksWithinBudget(threadIds, 1, budget, (chunk, left) =>
+    compactionsWithinBudget(
+      db,
+      tenantId,
+      Prisma.sql`
+        SELECT "threadId", "startSeq", octet_length("summary") AS "size" FROM "Compaction"
+        WHERE "tenantId" = ${tenantId} AND "threadId" IN (${Prisma.join(chunk)})`,
+      left,
+    ),
   );
-  return rows.map(toCompactionRecord);
 }
 
-/** Records by (threadId, markerSeq), in chunks under SQLite's parameter cap; unordered. */
+/**
+ * Records by (threadId, markerSeq), in chunks under SQLite's parameter cap, in (threadId,
+ * startSeq) order; within `budget` bytes of summaries (then `over`).
+ */
 export async function selectCompactionsByMarker(
   db: Executor,
   tenantId: string,
   keys: readonly { threadId: string; markerSeq: number }[],
-): Promise<CompactionRecord[]> {
-  const rows = await readInChunks(
-    keys,
-    2,
-    (chunk) => db.$queryRaw<Compaction[]>`
-      SELECT * FROM "Compaction" WHERE "tenantId" = ${tenantId}
-        AND ("threadId", "markerSeq") IN (${Prisma.join(chunk.map((k) => Prisma.sql`(${k.threadId}, ${k.markerSeq})`))})`,
+  budget: number,
+): Promise<SizedRows<CompactionRecord>> {
+  return inChunksWithinBudget(keys, 2, budget, (chunk, left) =>
+    compactionsWithinBudget(
+      db,
+      tenantId,
+      Prisma.sql`
+        SELECT "threadId", "startSeq", octet_length("summary") AS "size" FROM "Compaction"
+        WHERE "tenantId" = ${tenantId}
+          AND ("threadId", "markerSeq") IN (${Prisma.join(chunk.map((k) => Prisma.sql`(${k.threadId}, ${k.markerSeq})`))})`,
+      left,
+    ),
   );
-  return rows.map(toCompactionRecord);
 }
 
 /**
- * A thread's items that no record covers, markers left out, in seq order. Covered items are
- * left out in SQL, with a fixed number of parameters however many records the thread has.
+ * A thread's items that no record covers, markers left out, in seq order, within `budget`
+ * bytes of data (then `over`). Covered items are left out in SQL, with a fixed number of
+ * parameters however many records the thread has.
  */
 export async function selectUncoveredItems(
   db: Executor,
   tenantId: string,
   threadId: string,
-): Promise<ItemRecord[]> {
-  const rows = await db.$queryRaw<Item[]>`
-    SELECT i.* FROM "Item" i
+  budget: number,
+): Promise<SizedRows<ItemRecord>> {
+  const sizes = Prisma.sql`
+    SELECT i."threadId", i."seq", octet_length(i."dataJson") AS "size" FROM "Item" i
     WHERE i."tenantId" = ${tenantId} AND i."threadId" = ${threadId} AND i."type" <> 'compaction'
       AND NOT EXISTS (SELECT 1 FROM "Compaction" c
         WHERE c."tenantId" = i."tenantId" AND c."threadId" = i."threadId"
-          AND i."seq" BETWEEN c."startSeq" AND c."endSeq")
-    ORDER BY i."seq"`;
-  return rows.map(toItemRecord);
+          AND i."seq" BETWEEN c."startSeq" AND c."endSeq")`;
+  return selectWithinBudget(db, tenantId, sizes, Prisma.raw('ASC'), budget);
 }

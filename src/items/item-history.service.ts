@@ -14,6 +14,7 @@ import {
   pageRequest,
   toConnection,
 } from '../pagination.js';
+import { type ReadSubject, readBudget } from '../read-budget.js';
 import type { ThreadRecord } from '../threads/thread.store.js';
 import {
   countItems,
@@ -25,6 +26,15 @@ import {
 } from './item.store.js';
 
 const MAX_TYPES_FILTER = 100;
+
+const PAGE: ReadSubject = {
+  what: "This page's items",
+  advice: 'ask for fewer items with first/last, or leave data out of the selection.',
+};
+const BY_ID: ReadSubject = {
+  what: 'These items',
+  advice: 'ask for fewer ids (nodes), fewer threads (lastItem) or fewer aliases per request.',
+};
 
 export interface ItemPageArgs extends ConnectionArgs {
   afterSeq?: number | null;
@@ -96,15 +106,21 @@ export async function listItems(
     // (as the thread list does).
     upper !== null && upper <= lower + 1
       ? []
-      : await selectItemPage(db, {
-          tenantId,
-          threadId: thread.id,
-          lower,
-          upper,
-          types,
-          forward,
-          limit: request.limit + 1,
-        });
+      : await readBudget(ctx).read(PAGE, (left) =>
+          selectItemPage(
+            db,
+            {
+              tenantId,
+              threadId: thread.id,
+              lower,
+              upper,
+              types,
+              forward,
+              limit: request.limit + 1,
+            },
+            left,
+          ),
+        );
   const otherSide = async (): Promise<boolean> =>
     forward
       ? lower >= 0 && itemExists(db, tenantId, thread.id, types, { atMost: lower })
@@ -127,7 +143,9 @@ export async function findItem(
   seq: number,
 ): Promise<ItemRecord | null> {
   if (!isThreadId(threadId) || !isSeq(seq)) return null;
-  const [item] = await selectItems(ctx.db.prisma, ctx.tenantId, [{ threadId, seq }]);
+  const [item] = await readBudget(ctx).read(BY_ID, (left) =>
+    selectItems(ctx.db.prisma, ctx.tenantId, [{ threadId, seq }], left),
+  );
   return item ?? null;
 }
 
@@ -139,7 +157,9 @@ export async function findItems(
   // A seq outside 0..2^31-1 names no item (and would overflow PostgreSQL's integer).
   const valid = keys.filter((k) => isSeq(k.seq));
   if (valid.length === 0) return keys.map(() => null);
-  const items = await selectItems(ctx.db.prisma, ctx.tenantId, valid);
+  const items = await readBudget(ctx).read(BY_ID, (left) =>
+    selectItems(ctx.db.prisma, ctx.tenantId, valid, left),
+  );
   const byId = new Map(items.map((item) => [item.id, item]));
   return keys.map((k) => byId.get(itemId(k.threadId, k.seq)) ?? null);
 }
@@ -163,7 +183,12 @@ export async function lastItems(
     byThread.set(t.id, found[i] ?? null);
   });
   const purged = candidates.filter((t) => byThread.get(t.id) === null).map((t) => t.id);
-  for (const item of await selectNewestItems(ctx.db.prisma, ctx.tenantId, purged)) {
+  const newest = purged.length
+    ? await readBudget(ctx).read(BY_ID, (left) =>
+        selectNewestItems(ctx.db.prisma, ctx.tenantId, purged, left),
+      )
+    : [];
+  for (const item of newest) {
     byThread.set(item.threadId, item);
   }
   return threads.map((t) => byThread.get(t.id) ?? null);

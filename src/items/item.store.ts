@@ -9,6 +9,7 @@ import { readInChunks } from '../db/chunks.js';
 import type { Executor } from '../db/transaction.js';
 import { type Item, Prisma, type Thread } from '../generated/prisma/client.js';
 import { itemId } from '../ids.js';
+import { type SizedRows, withinBudget } from '../read-budget.js';
 import { type ThreadRecord, toThreadRecord } from '../threads/thread.store.js';
 import type { ItemStatus } from './item-types.js';
 
@@ -53,7 +54,8 @@ export function toItemRecord(row: Item): ItemRecord {
     createdAt: new Date(row.createdAt),
     createdBy: row.createdBy,
     callId: row.callId,
-    data: JSON.parse(row.dataJson) as unknown,
+    // null: a look-ahead row read without its data (selectItemPage).
+    data: row.dataJson === null ? null : (JSON.parse(row.dataJson) as unknown),
   };
 }
 
@@ -171,16 +173,56 @@ export interface ItemPageQuery {
   limit: number;
 }
 
-/** Up to `limit` items within the bounds, in read order (descending when backward). */
-export async function selectItemPage(db: Executor, q: ItemPageQuery): Promise<ItemRecord[]> {
-  const rows = await db.$queryRaw<Item[]>`
-    SELECT * FROM "Item"
+/**
+ * Up to `limit` items within the bounds, in read order (descending when backward), stopping at
+ * the first whose data would pass `budget` bytes (then `over`; its data is not read).
+ */
+export async function selectItemPage(
+  db: Executor,
+  q: ItemPageQuery,
+  budget: number,
+): Promise<SizedRows<ItemRecord>> {
+  const dir = Prisma.raw(q.forward ? 'ASC' : 'DESC');
+  const sizes = Prisma.sql`
+    SELECT "threadId", "seq", octet_length("dataJson") AS "size" FROM "Item"
     WHERE "tenantId" = ${q.tenantId} AND "threadId" = ${q.threadId} AND "seq" > ${q.lower}
       ${q.upper === null ? Prisma.empty : Prisma.sql`AND "seq" < ${q.upper}`}
       ${typesCondition(q.types)}
-    ORDER BY "seq" ${Prisma.raw(q.forward ? 'ASC' : 'DESC')}
+    ORDER BY "seq" ${dir}
     LIMIT ${q.limit}`;
-  return rows.map(toItemRecord);
+  // The look-ahead row (limit is the page size + 1) only says whether more exist: not charged.
+  return selectWithinBudget(db, q.tenantId, sizes, dir, budget, q.limit - 1);
+}
+
+/** An Item row with its stored data size and the running sum of sizes in read order. */
+type SizedItemRow = Item & { size: number | bigint; run: number | bigint | string };
+
+/**
+ * The items whose keys and sizes `sizes` selects ("threadId", "seq", "size"), in (threadId,
+ * seq) order `dir`, until the running sum of sizes passes `budget`. Sizes are octet_length of
+ * the stored text, which neither database reads the value for (SQLite 3.43+: the record
+ * header; PostgreSQL: the TOAST header); the one row that passes comes without its data.
+ * Rows after the first `charged` are not charged (see withinBudget).
+ */
+export async function selectWithinBudget(
+  db: Executor,
+  tenantId: string,
+  sizes: Prisma.Sql,
+  dir: Prisma.Sql,
+  budget: number,
+  charged?: number,
+): Promise<SizedRows<ItemRecord>> {
+  const rows = await db.$queryRaw<SizedItemRow[]>`
+    SELECT i."tenantId", i."threadId", i."seq", i."type", i."status", i."responseId",
+      i."createdAt", i."createdBy", i."callId",
+      CASE WHEN s."run" <= ${budget} THEN i."dataJson" END AS "dataJson", s."size", s."run"
+    FROM (SELECT "threadId", "seq", "size",
+            SUM("size") OVER (ORDER BY "threadId" ${dir}, "seq" ${dir} ROWS UNBOUNDED PRECEDING) AS "run"
+          FROM (${sizes}) p) s
+    JOIN "Item" i ON i."tenantId" = ${tenantId} AND i."threadId" = s."threadId" AND i."seq" = s."seq"
+    WHERE s."run" - s."size" <= ${budget}
+    ORDER BY i."threadId" ${dir}, i."seq" ${dir}`;
+  return withinBudget(rows, budget, toItemRecord, charged);
 }
 
 /** `AND "type" IN (...)`, or nothing when every type is wanted. */
@@ -218,40 +260,74 @@ export async function countItems(
   return Number(row?.n ?? 0);
 }
 
-/** Items by (threadId, seq), in chunks under SQLite's parameter cap; in no particular order. */
+/**
+ * Items by (threadId, seq), in chunks under SQLite's parameter cap, in (threadId, seq) order,
+ * stopping at the first whose data would pass `budget` bytes (then `over`).
+ */
 export async function selectItems(
   db: Executor,
   tenantId: string,
   keys: readonly { threadId: string; seq: number }[],
-): Promise<ItemRecord[]> {
-  const rows = await readInChunks(
-    keys,
-    2,
-    (chunk) => db.$queryRaw<Item[]>`
-      SELECT * FROM "Item" WHERE "tenantId" = ${tenantId}
-        AND ("threadId", "seq") IN (${Prisma.join(chunk.map((k) => Prisma.sql`(${k.threadId}, ${k.seq})`))})`,
+  budget: number,
+): Promise<SizedRows<ItemRecord>> {
+  return inChunksWithinBudget(keys, 2, budget, (chunk, left) =>
+    selectWithinBudget(
+      db,
+      tenantId,
+      Prisma.sql`
+        SELECT "threadId", "seq", octet_length("dataJson") AS "size" FROM "Item"
+        WHERE "tenantId" = ${tenantId}
+          AND ("threadId", "seq") IN (${Prisma.join(chunk.map((k) => Prisma.sql`(${k.threadId}, ${k.seq})`))})`,
+      Prisma.raw('ASC'),
+      left,
+    ),
   );
-  return rows.map(toItemRecord);
 }
 
-/** The item with the highest stored seq of each thread, in one statement per chunk. */
+/** The item with the highest stored seq of each thread, within `budget` bytes. */
 export async function selectNewestItems(
   db: Executor,
   tenantId: string,
   threadIds: readonly string[],
-): Promise<ItemRecord[]> {
-  const rows = await readInChunks(
-    threadIds,
-    1,
-    (chunk) => db.$queryRaw<Item[]>`
-      SELECT i.* FROM "Item" i
-      JOIN (SELECT "threadId", MAX("seq") AS "maxSeq" FROM "Item"
-            WHERE "tenantId" = ${tenantId} AND "threadId" IN (${Prisma.join(chunk)})
-            GROUP BY "threadId") m
-        ON i."threadId" = m."threadId" AND i."seq" = m."maxSeq"
-      WHERE i."tenantId" = ${tenantId}`,
+  budget: number,
+): Promise<SizedRows<ItemRecord>> {
+  return inChunksWithinBudget(threadIds, 1, budget, (chunk, left) =>
+    selectWithinBudget(
+      db,
+      tenantId,
+      Prisma.sql`
+        SELECT i."threadId", i."seq", octet_length(i."dataJson") AS "size" FROM "Item" i
+        JOIN (SELECT "threadId", MAX("seq") AS "maxSeq" FROM "Item"
+              WHERE "tenantId" = ${tenantId} AND "threadId" IN (${Prisma.join(chunk)})
+              GROUP BY "threadId") m
+          ON i."threadId" = m."threadId" AND i."seq" = m."maxSeq"
+        WHERE i."tenantId" = ${tenantId}`,
+      Prisma.raw('ASC'),
+      left,
+    ),
   );
-  return rows.map(toItemRecord);
+}
+
+/**
+ * readInChunks within a byte budget: each chunk gets what the earlier ones left; stops at the
+ * first chunk that passes it.
+ */
+export async function inChunksWithinBudget<K, T>(
+  keys: readonly K[],
+  paramsPerKey: number,
+  budget: number,
+  read: (chunk: K[], left: number) => Promise<SizedRows<T>>,
+): Promise<SizedRows<T>> {
+  const total: SizedRows<T> = { rows: [], bytes: 0, over: false };
+  await readInChunks(keys, paramsPerKey, async (chunk) => {
+    if (total.over) return [];
+    const part = await read(chunk, budget - total.bytes);
+    total.rows.push(...part.rows);
+    total.bytes += part.bytes;
+    total.over = part.over;
+    return [];
+  });
+  return total;
 }
 
 /** The seq, type and callId of a thread's tool calls and results, in seq order. */

@@ -16,6 +16,7 @@ import {
 } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import { ThreadstoreError } from '../errors.js';
+import { existingReadBudget } from '../read-budget.js';
 
 /** The operation `operationName` selects (or the only one), or null. */
 function selectedOperation(
@@ -168,23 +169,36 @@ function tooLargeResult(maxBytes: number): ExecutionResult {
 /**
  * Replaces a result (or a subscription event) whose JSON would be over `maxBytes` with one
  * PAYLOAD_TOO_LARGE error, before it is serialised: the oversized JSON text is never written.
+ * An operation whose database reads passed its byte budget (src/read-budget.ts: the stores
+ * stopped reading there) gets that read's error alone, with `data: null`. A subscription's
+ * budget starts over with each event.
  */
 export function responseSizePlugin(maxBytes: number): Plugin {
-  const cap = ({
-    result,
-    setResult,
-  }: {
-    result: ExecutionResult;
-    setResult: (r: ExecutionResult) => void;
-  }) => {
-    if (jsonBytes(result, maxBytes) > maxBytes) setResult(tooLargeResult(maxBytes));
-  };
+  const cap =
+    (contextValue: object, perEvent: boolean) =>
+    ({
+      result,
+      setResult,
+    }: {
+      result: ExecutionResult;
+      setResult: (r: ExecutionResult) => void;
+    }) => {
+      const budget = existingReadBudget(contextValue);
+      if (budget?.exceeded) {
+        setResult({ data: null, errors: [asGraphQLError(budget.exceeded)] });
+      } else if (jsonBytes(result, maxBytes) > maxBytes) {
+        setResult(tooLargeResult(maxBytes));
+      }
+      if (perEvent) budget?.reset();
+    };
   return {
-    onExecute: () => ({
-      onExecuteDone: (payload) => handleStreamOrSingleExecutionResult(payload, cap),
+    onExecute: ({ args }) => ({
+      onExecuteDone: (payload) =>
+        handleStreamOrSingleExecutionResult(payload, cap(args.contextValue as object, false)),
     }),
-    onSubscribe: () => ({
-      onSubscribeResult: (payload) => handleStreamOrSingleExecutionResult(payload, cap),
+    onSubscribe: ({ args }) => ({
+      onSubscribeResult: (payload) =>
+        handleStreamOrSingleExecutionResult(payload, cap(args.contextValue as object, true)),
     }),
   };
 }
