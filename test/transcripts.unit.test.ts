@@ -25,3 +25,32 @@ describe('OPENAI_CHAT', () => {
     });
   });
 });
+
+import * as anthropic from '../src/transcripts/anthropic-messages.js';
+
+interface Cassettes {
+  cassettes: { interactions: { request_body: Record<string, unknown>; response_body: unknown }[] }[];
+}
+/** Each exchange as one conversation: `{system?, messages: [...request.messages, response]}`. */
+function anthropicConversations(file: Cassettes): unknown[] {
+  return file.cassettes.flatMap((c) =>
+    c.interactions.map(({ request_body: rq, response_body: rs }) => ({
+      ...(rq.system === undefined ? {} : { system: rq.system }),
+      messages: [...(rq.messages as unknown[]), rs],
+    })),
+  );
+}
+
+describe('ANTHROPIC_MESSAGES', () => {
+  const file = fixture('anthropic/pydantic-ai-anthropic-messages-cassettes.json') as Cassettes;
+  it('round-trips every exchange', () => {
+    const expected = anthropicConversations(file);
+    const conversations = anthropic.decode(file);
+    expect(conversations).toHaveLength(expected.length);
+    conversations.forEach((c, i) => {
+      const encoded = anthropic.encode(store(c));
+      expect(JSON.stringify(encoded.value)).toBe(JSON.stringify(expected[i]));
+      expect(encoded.dropped).toEqual([]);
+    });
+  });
+});
