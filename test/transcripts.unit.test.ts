@@ -54,3 +54,24 @@ describe('ANTHROPIC_MESSAGES', () => {
     });
   });
 });
+
+import * as responses from '../src/transcripts/openai-responses.js';
+
+describe('OPENAI_RESPONSES', () => {
+  const file = fixture('responses/pydantic-ai-openai-responses-cassettes.json') as Cassettes;
+  const expected = file.cassettes.flatMap((c) =>
+    c.interactions.map(({ request_body: rq, response_body: rs }) => [
+      ...(rq.input as unknown[]),
+      ...((rs as { output: unknown[] }).output ?? []),
+    ]),
+  );
+  it('round-trips every exchange', () => {
+    const conversations = responses.decode(file);
+    expect(conversations).toHaveLength(expected.length);
+    conversations.forEach((c, i) => {
+      const encoded = responses.encode(store(c));
+      expect(JSON.stringify(encoded.value)).toBe(JSON.stringify(expected[i]));
+      expect(encoded.dropped).toEqual([]);
+    });
+  });
+});
