@@ -75,3 +75,23 @@ describe('OPENAI_RESPONSES', () => {
     });
   });
 });
+
+import * as claudeCode from '../src/transcripts/claude-code.js';
+
+describe('CLAUDE_CODE_JSONL', () => {
+  const text = readFileSync(
+    join(FIXTURES, 'anthropic/claude-code-transcript-python-to-rust-port.jsonl'),
+    'utf8',
+  );
+  const lines = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+  it('round-trips the session line for line, byte for byte', () => {
+    const [conversation] = claudeCode.decode(lines);
+    const encoded = claudeCode.encode(store(conversation!));
+    expect(JSON.stringify(encoded.value)).toBe(JSON.stringify(lines));
+    expect(encoded.dropped).toEqual([]);
+    // The fixture is compact JSON, one value a line, with a final newline: re-serialising each
+    // line gives the file back byte for byte (no normalisation needed).
+    const written = `${(encoded.value as unknown[]).map((l) => JSON.stringify(l)).join('\n')}\n`;
+    expect(written).toBe(text);
+  });
+});

@@ -98,7 +98,8 @@ class Builder {
       this.system = value.system;
       return;
     }
-    this.messages.push(this.mode === 'context' ? { role: value.role, content: value.content } : value);
+    const reduced: JsonObject = { role: value.role ?? 'user', content: value.content ?? '' };
+    this.messages.push(this.mode === 'context' ? reduced : value);
   }
 
   add(role: string, blocks: JsonValue[], responseId: string | null, merge: boolean): void {

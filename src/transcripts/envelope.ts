@@ -150,7 +150,7 @@ export function otherType(prefix: string, sourceType: unknown): string {
 }
 
 /** The body field a draft sets. */
-export function bodyFieldOf(draft: ItemDraft): BodyField {
+export function bodyFieldOf(draft: ItemDraft): BodyField & keyof ItemDraft {
   const fields = [
     'message',
     'toolCall',

@@ -10,15 +10,25 @@
  * responseId `msg-<index>` (Chat messages carry no id).
  */
 import { isJsonObject, type JsonValue } from '../json.js';
-import { argumentsText, dropped, neutralOf, outputText } from './common.js';
+import {
+  argumentsText,
+  contextEntries,
+  dropped,
+  isCompaction,
+  neutralOf,
+  outputText,
+  summaryText,
+} from './common.js';
 import { readRecords, splitRaws, str } from './envelope.js';
 import { parseArguments } from './arguments.js';
 import {
+  type CompactionRecord,
   type DecodedConversation,
   type Dropped,
   type Encoded,
   type ItemDraft,
   type JsonObject,
+  type ModelContext,
   type StoredItem,
   TranscriptError,
 } from './types.js';
@@ -200,4 +210,53 @@ export function chatContent(text: string, images: readonly string[]): JsonValue 
   const parts: JsonValue[] = text ? [{ type: 'text', text }] : [];
   for (const url of images) parts.push({ type: 'image_url', image_url: { url } });
   return parts;
+}
+
+/** Keys the Chat Completions API takes on a message of each role (others are dropped). */
+const REQUEST_KEYS: Record<string, readonly string[]> = {
+  tool: ['role', 'content', 'tool_call_id'],
+  assistant: ['role', 'content', 'name', 'tool_calls', 'refusal', 'audio'],
+};
+const DEFAULT_KEYS = ['role', 'content', 'name'];
+
+/** A message reduced to the keys the API takes; SWE-agent tool_call_ids become tool messages. */
+function requestMessages(message: JsonObject): JsonObject[] {
+  const keys = REQUEST_KEYS[String(message.role)] ?? DEFAULT_KEYS;
+  const out: JsonObject = {};
+  for (const k of keys) if (message[k] !== undefined) out[k] = message[k];
+  if (message.role === 'tool' && out.tool_call_id === undefined) {
+    const ids = Array.isArray(message.tool_call_ids) ? message.tool_call_ids : [];
+    return ids.map((id) => ({ role: 'tool', tool_call_id: id, content: message.content ?? '' }));
+  }
+  return [out];
+}
+
+/**
+ * The request `{messages}` for the compacted context: messages as encode gives them, reduced to
+ * the keys the API takes; each compaction record a marked user message in place of the items it
+ * covers.
+ */
+export function modelContext(
+  items: readonly StoredItem[],
+  compactions: readonly CompactionRecord[] = [],
+): ModelContext {
+  const messages: JsonValue[] = [];
+  const drop: Dropped[] = [];
+  let run: StoredItem[] = [];
+  const flush = () => {
+    const { value, dropped: d } = encode(run);
+    for (const m of value as JsonObject[]) messages.push(...requestMessages(m));
+    drop.push(...d);
+    run = [];
+  };
+  for (const entry of contextEntries(items, compactions)) {
+    if (!isCompaction(entry)) {
+      run.push(entry);
+      continue;
+    }
+    flush();
+    messages.push({ role: 'user', content: summaryText(entry) });
+  }
+  flush();
+  return { request: { messages }, dropped: drop };
 }
