@@ -1,97 +1,157 @@
+/**
+ * Transcript codecs (src/transcripts/) on the real transcripts in ../shared/fixtures: every
+ * conversation of every file decodes, goes through storage (seq and id assigned, every value
+ * through JSON.stringify/JSON.parse as the database keeps it) and encodes back in its own format
+ * to the same JSON text: deep equality including key order, no normalisation. Then the typed
+ * fields, conversion across formats (what is dropped is listed), and the model-context shapes
+ * checked against the providers' documented request rules (transcripts-checks.ts).
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pairToolCalls } from '../src/compaction/context.js';
+import * as aiSdk from '../src/transcripts/ai-sdk.js';
+import * as anthropic from '../src/transcripts/anthropic-messages.js';
+import * as claudeCode from '../src/transcripts/claude-code.js';
 import { storedFromDraft } from '../src/transcripts/envelope.js';
+import { CODECS, detect, modelContext } from '../src/transcripts/index.js';
 import * as chat from '../src/transcripts/openai-chat.js';
-import type { DecodedConversation, StoredItem } from '../src/transcripts/types.js';
+import * as responses from '../src/transcripts/openai-responses.js';
+import type {
+  DecodedConversation,
+  StoredItem,
+  TranscriptFormat,
+} from '../src/transcripts/types.js';
+import { checkAnthropic, checkChat, checkResponses } from './transcripts-checks.js';
 
 const FIXTURES = join(import.meta.dirname, '../../shared/fixtures');
-const fixture = (path: string): unknown => JSON.parse(readFileSync(join(FIXTURES, path), 'utf8'));
+const text = (path: string) => readFileSync(join(FIXTURES, path), 'utf8');
+const fixture = (path: string): unknown => JSON.parse(text(path));
 
 /** What the store gives back: seqs and ids, every value through JSON. */
 function store(conversation: DecodedConversation): StoredItem[] {
   return conversation.items.map((d, seq) => storedFromDraft(d, seq));
 }
 
-describe('OPENAI_CHAT', () => {
-  it('round-trips tau-bench', () => {
-    const runs = fixture('openai-chat/tau-bench-gpt-4o-airline-sample.json') as { traj: unknown }[];
-    const conversations = chat.decode(runs);
-    expect(conversations).toHaveLength(8);
-    conversations.forEach((c, i) => {
-      const encoded = chat.encode(store(c));
-      expect(JSON.stringify(encoded.value)).toBe(JSON.stringify(runs[i]!.traj));
-      expect(encoded.dropped).toEqual([]);
-    });
-  });
-});
-
-import * as anthropic from '../src/transcripts/anthropic-messages.js';
-
+type Body = Record<string, unknown>;
 interface Cassettes {
-  cassettes: { interactions: { request_body: Record<string, unknown>; response_body: unknown }[] }[];
-}
-/** Each exchange as one conversation: `{system?, messages: [...request.messages, response]}`. */
-function anthropicConversations(file: Cassettes): unknown[] {
-  return file.cassettes.flatMap((c) =>
-    c.interactions.map(({ request_body: rq, response_body: rs }) => ({
-      ...(rq.system === undefined ? {} : { system: rq.system }),
-      messages: [...(rq.messages as unknown[]), rs],
-    })),
-  );
+  cassettes: { interactions: { request_body: Body; response_body: Body }[] }[];
 }
 
-describe('ANTHROPIC_MESSAGES', () => {
-  const file = fixture('anthropic/pydantic-ai-anthropic-messages-cassettes.json') as Cassettes;
-  it('round-trips every exchange', () => {
-    const expected = anthropicConversations(file);
-    const conversations = anthropic.decode(file);
-    expect(conversations).toHaveLength(expected.length);
-    conversations.forEach((c, i) => {
-      const encoded = anthropic.encode(store(c));
-      expect(JSON.stringify(encoded.value)).toBe(JSON.stringify(expected[i]));
-      expect(encoded.dropped).toEqual([]);
+/** One source file: its parsed value, and each conversation as encode must give it back. */
+interface Source {
+  file: string;
+  format: TranscriptFormat;
+  value: unknown;
+  expected: unknown[];
+}
+
+function sources(): Source[] {
+  const tau = fixture('openai-chat/tau-bench-gpt-4o-airline-sample.json') as { traj: unknown }[];
+  const pyChat = fixture('openai-chat/pydantic-ai-gpt-4o-conversations.json') as Body[];
+  const swe = fixture('trajectories/swe-agent-marshmallow-1867-function-calling.traj') as Body;
+  const ant = fixture('anthropic/pydantic-ai-anthropic-messages-cassettes.json') as Cassettes;
+  const resp = fixture('responses/pydantic-ai-openai-responses-cassettes.json') as Cassettes;
+  const exchanges = (c: Cassettes) => c.cassettes.flatMap((x) => x.interactions);
+  const ccText = text('anthropic/claude-code-transcript-python-to-rust-port.jsonl');
+  const ccLines = ccText.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+  return [
+    { file: 'tau-bench', format: 'OPENAI_CHAT', value: tau, expected: tau.map((r) => r.traj) },
+    {
+      file: 'pydantic-ai chat',
+      format: 'OPENAI_CHAT',
+      value: pyChat,
+      expected: pyChat.map((c) => c.messages),
+    },
+    { file: 'swe-agent', format: 'OPENAI_CHAT', value: swe, expected: [swe.history] },
+    {
+      file: 'anthropic cassettes',
+      format: 'ANTHROPIC_MESSAGES',
+      value: ant,
+      // Each exchange is one conversation: the request's history, then the response message.
+      expected: exchanges(ant).map(({ request_body: rq, response_body: rs }) => ({
+        ...(rq.system === undefined ? {} : { system: rq.system }),
+        messages: [...(rq.messages as unknown[]), rs],
+      })),
+    },
+    {
+      file: 'responses cassettes',
+      format: 'OPENAI_RESPONSES',
+      value: resp,
+      expected: exchanges(resp).map(({ request_body: rq, response_body: rs }) => [
+        ...(rq.input as unknown[]),
+        ...(rs.output as unknown[]),
+      ]),
+    },
+    { file: 'claude code', format: 'CLAUDE_CODE_JSONL', value: ccLines, expected: [ccLines] },
+    { file: 'ai sdk', format: 'AI_SDK_UI_MESSAGES', value: UI_MESSAGES, expected: [UI_MESSAGES] },
+  ];
+}
+
+/** A UIMessage list as an app on AI SDK 5 persists it (no fixture exists for this format). */
+const UI_MESSAGES = [
+  { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Weather in Paris?' }] },
+  {
+    id: 'a1',
+    role: 'assistant',
+    metadata: { model: 'claude-sonnet-4-5' },
+    parts: [
+      { type: 'step-start' },
+      {
+        type: 'reasoning',
+        text: 'Look it up.',
+        providerMetadata: { anthropic: { signature: 'EqQBCkYIBxgC' } },
+        state: 'done',
+      },
+      {
+        type: 'tool-weather',
+        toolCallId: 'toolu_1',
+        state: 'output-available',
+        input: { city: 'Paris' },
+        output: { tempC: 21 },
+      },
+      { type: 'step-start' },
+      { type: 'text', text: 'It is 21 °C.', state: 'done' },
+    ],
+  },
+  { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'And Oslo?' }] },
+  {
+    id: 'a2',
+    role: 'assistant',
+    parts: [
+      {
+        type: 'tool-weather',
+        toolCallId: 'toolu_2',
+        state: 'output-error',
+        input: { city: 'Oslo' },
+        errorText: 'timeout',
+      },
+    ],
+  },
+  { id: 'a3', role: 'assistant', parts: [] },
+];
+
+describe('round trip in the source format', () => {
+  for (const source of sources()) {
+    it(`${source.file}: every conversation comes back exactly`, () => {
+      expect(detect(source.value)).toBe(source.format);
+      const codec = CODECS[source.format]!;
+      const conversations = codec.decode(source.value);
+      expect(conversations).toHaveLength(source.expected.length);
+      conversations.forEach((c, i) => {
+        const encoded = codec.encode(store(c));
+        expect(JSON.stringify(encoded.value)).toBe(JSON.stringify(source.expected[i]));
+        expect(encoded.dropped).toEqual([]);
+      });
     });
+  }
+
+  it('claude code: the written lines are the file byte for byte', () => {
+    const ccText = text('anthropic/claude-code-transcript-python-to-rust-port.jsonl');
+    const [conversation] = claudeCode.decode(ccText);
+    const { value } = claudeCode.encode(store(conversation!));
+    const written = `${(value as unknown[]).map((l) => JSON.stringify(l)).join('\n')}\n`;
+    expect(written).toBe(ccText);
   });
 });
 
-import * as responses from '../src/transcripts/openai-responses.js';
-
-describe('OPENAI_RESPONSES', () => {
-  const file = fixture('responses/pydantic-ai-openai-responses-cassettes.json') as Cassettes;
-  const expected = file.cassettes.flatMap((c) =>
-    c.interactions.map(({ request_body: rq, response_body: rs }) => [
-      ...(rq.input as unknown[]),
-      ...((rs as { output: unknown[] }).output ?? []),
-    ]),
-  );
-  it('round-trips every exchange', () => {
-    const conversations = responses.decode(file);
-    expect(conversations).toHaveLength(expected.length);
-    conversations.forEach((c, i) => {
-      const encoded = responses.encode(store(c));
-      expect(JSON.stringify(encoded.value)).toBe(JSON.stringify(expected[i]));
-      expect(encoded.dropped).toEqual([]);
-    });
-  });
-});
-
-import * as claudeCode from '../src/transcripts/claude-code.js';
-
-describe('CLAUDE_CODE_JSONL', () => {
-  const text = readFileSync(
-    join(FIXTURES, 'anthropic/claude-code-transcript-python-to-rust-port.jsonl'),
-    'utf8',
-  );
-  const lines = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
-  it('round-trips the session line for line, byte for byte', () => {
-    const [conversation] = claudeCode.decode(lines);
-    const encoded = claudeCode.encode(store(conversation!));
-    expect(JSON.stringify(encoded.value)).toBe(JSON.stringify(lines));
-    expect(encoded.dropped).toEqual([]);
-    // The fixture is compact JSON, one value a line, with a final newline: re-serialising each
-    // line gives the file back byte for byte (no normalisation needed).
-    const written = `${(encoded.value as unknown[]).map((l) => JSON.stringify(l)).join('\n')}\n`;
-    expect(written).toBe(text);
-  });
-});

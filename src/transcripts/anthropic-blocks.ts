@@ -89,6 +89,9 @@ class Builder {
   systemTexts: string[] = [];
   dropped: Dropped[] = [];
   private open: { role: string; responseId: string | null; blocks: JsonValue[] } | null = null;
+  /** tool_use ids given out, and per source callId the ids of calls still waiting for a result. */
+  private usedIds = new Set<string>();
+  private waiting = new Map<string, string[]>();
 
   constructor(readonly mode: Mode) {}
 
@@ -117,6 +120,27 @@ class Builder {
   close(): void {
     this.open = null;
   }
+
+  /**
+   * The tool_use id for a converted call. Anthropic wants tool_use ids unique in a request, but
+   * models re-use callIds (tau-bench): a re-used one gets a suffix, and its result follows it.
+   */
+  callId(callId: string, item: StoredItem): string {
+    let id = callId;
+    for (let k = 2; this.usedIds.has(id); k++) id = `${callId}_${k}`;
+    if (id !== callId) {
+      this.dropped.push(dropped(item, 'callId', `re-used callId sent as ${id} (tool_use ids must be unique)`));
+    }
+    this.usedIds.add(id);
+    this.waiting.set(callId, [...(this.waiting.get(callId) ?? []), id]);
+    return id;
+  }
+
+  /** The tool_use id a converted result answers: the nearest waiting call with its callId. */
+  resultId(callId: string): string {
+    const stack = this.waiting.get(callId);
+    return stack?.pop() ?? callId;
+  }
 }
 
 /** Adds one item that has no record of this format: its block verbatim, or converted. */
@@ -143,7 +167,7 @@ function addLoose(b: Builder, item: StoredItem): void {
       b.dropped.push(dropped(item, 'arguments shape', 'tool_use input must be an object; sent as {"arguments": <value>}'));
       input = { arguments: input };
     }
-    const use = { type: 'tool_use', id: n.callId, name: n.name, input };
+    const use = { type: 'tool_use', id: b.callId(n.callId, item), name: n.name, input };
     b.add('assistant', [use], item.responseId, true);
   } else {
     const content =
@@ -151,7 +175,7 @@ function addLoose(b: Builder, item: StoredItem): void {
       (Array.isArray(n.output) && n.output.every((p) => isJsonObject(p) && p.type === 'text'))
         ? n.output
         : outputText(n.output);
-    const result: JsonObject = { type: 'tool_result', tool_use_id: n.callId, content };
+    const result: JsonObject = { type: 'tool_result', tool_use_id: b.resultId(n.callId), content };
     if (n.isError) result.is_error = true;
     b.add('user', [result], null, true);
   }
@@ -211,9 +235,15 @@ function joinSystem(system: JsonValue | undefined, texts: string[]): JsonValue |
 /** Merges consecutive same-role messages; in user messages tool_result blocks come first. */
 function alternate(messages: JsonObject[]): JsonObject[] {
   const out: { role: JsonValue; content: JsonValue[] }[] = [];
+  // Anthropic refuses empty text blocks; a message left with no block is left out.
+  const empty = (b: JsonValue) => isJsonObject(b) && b.type === 'text' && b.text === '';
   for (const m of messages) {
-    const blocks =
-      typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : [...((m.content ?? []) as JsonValue[])];
+    const blocks = (
+      typeof m.content === 'string'
+        ? [{ type: 'text', text: m.content }]
+        : [...((m.content ?? []) as JsonValue[])]
+    ).filter((b) => !empty(b));
+    if (blocks.length === 0) continue;
     const last = out[out.length - 1];
     if (last && last.role === m.role) last.content.push(...blocks);
     else out.push({ role: m.role ?? 'user', content: blocks });

@@ -115,14 +115,18 @@ export function detect(value: unknown): TranscriptFormat | null {
     const exchange = value.cassettes.flatMap((c) =>
       isJsonObject(c) && Array.isArray(c.interactions) ? c.interactions : [],
     )[0];
-    return isJsonObject(exchange) ? detect(exchange.request_body) : null;
+    return isJsonObject(exchange) ? detect(exchange) : null;
   }
-  if ('request_body' in value) return detect(value.request_body);
+  if ('request_body' in value) {
+    const response = value.response_body;
+    if (isJsonObject(response) && response.type === 'message') return 'ANTHROPIC_MESSAGES';
+    return detect(value.request_body);
+  }
   if ('input' in value || value.object === 'response') return 'OPENAI_RESPONSES';
   if (Array.isArray(value.traj) || Array.isArray(value.history)) return 'OPENAI_CHAT';
   if (value.type === 'message' && Array.isArray(value.content)) return 'ANTHROPIC_MESSAGES';
   if (Array.isArray(value.messages)) {
-    if ('system' in value || 'max_tokens' in value) return 'ANTHROPIC_MESSAGES';
+    if ('system' in value) return 'ANTHROPIC_MESSAGES';
     return listFormat(value.messages);
   }
   return null;
