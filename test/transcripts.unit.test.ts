@@ -155,3 +155,168 @@ describe('round trip in the source format', () => {
   });
 });
 
+
+/** The conversations of a source file, decoded and stored. */
+function storedConversations(file: string): StoredItem[][] {
+  const source = sources().find((s) => s.file === file)!;
+  return CODECS[source.format]!.decode(source.value).map(store);
+}
+const dataOf = (item: StoredItem) => item.data as Record<string, unknown>;
+
+describe('typed fields', () => {
+  it('anthropic: one item per block sharing the message id; thinking, redacted thinking, tools', () => {
+    const file = sources().find((s) => s.file === 'anthropic cassettes')!;
+    const conversations = anthropic.decode(file.value);
+    const first = store(conversations[0]!); // test_anthropic_tool_with_thinking, first exchange
+    const response = (file.value as Cassettes).cassettes[0]!.interactions[0]!.response_body;
+    const own = first.filter((i) => i.responseId === response.id);
+    expect(own.map((i) => i.type)).toEqual(['reasoning', 'message', 'tool_call']);
+    const blocks = response.content as Body[];
+    expect(dataOf(own[0]!)).toEqual({ text: blocks[0]!.thinking, signature: blocks[0]!.signature });
+    expect(own.every((i) => i.createdBy === response.model)).toBe(true);
+    expect(dataOf(own[2]!)).toMatchObject({ callId: blocks[2]!.id, name: blocks[2]!.name });
+
+    const all = conversations.flatMap(store);
+    const redacted = all.filter((i) => i.type === 'reasoning' && dataOf(i).encryptedContent);
+    expect(redacted.length).toBeGreaterThan(0);
+    for (const r of redacted) {
+      expect(dataOf(r).text).toBe('');
+      expect(dataOf(r).encryptedContent).toBe((r.raw as Body).data ?? ((r.raw as Body).block as Body).data);
+    }
+    // Four parallel tool_use blocks, answered in one user message by four tool_result blocks.
+    const parallel = store(conversations[3]!); // test_multiple_parallel_tool_calls, second exchange
+    const calls = parallel.filter((i) => i.type === 'tool_call');
+    const results = parallel.filter((i) => i.type === 'tool_result');
+    expect(calls).toHaveLength(4);
+    expect(results.map((r) => dataOf(r).callId)).toEqual(calls.map((c) => dataOf(c).callId));
+    expect(new Set(calls.map((c) => c.responseId)).size).toBe(1);
+    // Server tools are kept whole as other items, not client tool pairs.
+    expect(all.some((i) => i.type === 'server_tool_use')).toBe(true);
+    expect(all.some((i) => i.type === 'web_search_tool_result')).toBe(true);
+  });
+
+  it('responses: encrypted reasoning, summaries, calls and their response', () => {
+    const file = sources().find((s) => s.file === 'responses cassettes')!;
+    const all = responses.decode(file.value).flatMap(store);
+    const reasoning = all.filter((i) => i.type === 'reasoning');
+    expect(reasoning.length).toBeGreaterThan(0);
+    for (const r of reasoning) {
+      expect(dataOf(r).encryptedContent).toBe((r.raw as Body).encrypted_content);
+      expect(dataOf(r).summary).toEqual((r.raw as Body).summary);
+    }
+    expect(reasoning.some((r) => (dataOf(r).summary as unknown[]).length >= 5)).toBe(true);
+    const call = all.find((i) => i.type === 'tool_call' && i.responseId !== null)!;
+    expect(call.responseId).toMatch(/^resp_/);
+    expect(call.createdBy).toBeTruthy();
+    expect(call.createdAt).toMatch(/^20\d\d-/);
+    expect(dataOf(call).callId).toBe((call.raw as Body).call_id);
+    expect(dataOf(call).arguments).toEqual(JSON.parse((call.raw as Body).arguments as string));
+    for (const t of ['web_search_call', 'mcp_call', 'mcp_list_tools']) {
+      expect(all.some((i) => i.type === t)).toBe(true);
+    }
+  });
+
+  it('chat: tau-bench calls pair with their results, re-used callIds included', () => {
+    const runs = storedConversations('tau-bench');
+    let calls = 0;
+    let results = 0;
+    let pairs = 0;
+    let reused = 0;
+    for (const items of runs) {
+      const tools = items.filter((i) => i.type === 'tool_call' || i.type === 'tool_result');
+      const refs = tools.map((i) => ({ seq: i.seq, type: i.type, callId: dataOf(i).callId as string }));
+      calls += refs.filter((r) => r.type === 'tool_call').length;
+      results += refs.filter((r) => r.type === 'tool_result').length;
+      pairs += pairToolCalls(refs).length;
+      const ids = refs.filter((r) => r.type === 'tool_call').map((r) => r.callId);
+      reused += ids.length - new Set(ids).size;
+    }
+    expect({ calls, results, pairs }).toEqual({ calls: 111, results: 111, pairs: 111 });
+    expect(reused).toBeGreaterThan(0);
+  });
+
+  it('swe-agent: tool_call_ids answer calls; extra keys stay in raw; the agent wrote it', () => {
+    const [items] = storedConversations('swe-agent');
+    const results = items!.filter((i) => i.type === 'tool_result');
+    expect(results).toHaveLength(11);
+    for (const r of results) {
+      expect([dataOf(r).callId]).toEqual((r.raw as Body).tool_call_ids);
+      expect((r.raw as Body).message_type).toBe('observation');
+    }
+    // An assistant message with text and a call: the text item holds the envelope.
+    const text = items!.find((i) => i.type === 'message' && dataOf(i).role === 'assistant')!;
+    const record = (text.raw as Body).record as Body;
+    expect(record.tool_calls).toBe(1);
+    expect(record.thought).toBe(record.content);
+    expect(text.createdBy).toBe('main');
+    expect(items!.find((i) => i.type === 'tool_call')!.createdBy).toBe('main');
+  });
+
+  it('claude code: lines of one message.id share a responseId; timestamps kept', () => {
+    const [items] = storedConversations('claude code');
+    const calls = items!.filter((i) => i.type === 'tool_call');
+    expect(calls).toHaveLength(39);
+    const assistant = items!.filter((i) => i.responseId !== null);
+    expect(new Set(assistant.map((i) => i.responseId)).size).toBe(39);
+    expect(assistant.every((i) => i.createdBy === 'claude-opus-4-5-20251101')).toBe(true);
+    for (const i of items!) expect(i.createdAt).toBe((i.raw as Body).timestamp);
+    expect(items![0]!.type).toBe('resource_event');
+    expect(dataOf(items![0]!).kind).toBe('queue-operation');
+  });
+
+  it('claude code: a compact boundary becomes a compaction record over the items before it', () => {
+    const lines = sources().find((s) => s.file === 'claude code')!.value as Body[];
+    const at = 20;
+    const boundary = {
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      compactMetadata: { trigger: 'manual', preTokens: 1234 },
+      uuid: 'b-1',
+      sessionId: 's',
+      timestamp: '2026-01-21T07:00:00.000Z',
+    };
+    const summary = {
+      type: 'user',
+      isCompactSummary: true,
+      uuid: 's-1',
+      sessionId: 's',
+      timestamp: '2026-01-21T07:00:00.001Z',
+      message: { role: 'user', content: 'Summary: the port is half done.' },
+    };
+    const edited = [...lines.slice(0, at), boundary, summary, ...lines.slice(at)];
+    const [conversation] = claudeCode.decode(edited);
+    const markerIndex = conversation!.items.findIndex((i) => i.resourceEvent?.kind === 'system:compact_boundary');
+    expect(conversation!.compactions).toEqual([
+      {
+        startIndex: 0,
+        endIndex: markerIndex - 1,
+        summary: 'Summary: the port is half done.',
+        createdAt: '2026-01-21T07:00:00.000Z',
+        createdBy: 'claude-code',
+      },
+    ]);
+    expect(JSON.stringify(claudeCode.encode(store(conversation!)).value)).toBe(JSON.stringify(edited));
+  });
+
+  it('ai sdk: tool parts become a call and a result; reasoning keeps its signature', () => {
+    const [items] = storedConversations('ai sdk');
+    expect(items!.map((i) => i.type)).toEqual([
+      'message',
+      'step_start',
+      'reasoning',
+      'tool_call',
+      'tool_result',
+      'step_start',
+      'message',
+      'message',
+      'tool_call',
+      'tool_result',
+      'message',
+    ]);
+    expect(dataOf(items![2]!).signature).toBe('EqQBCkYIBxgC');
+    expect(dataOf(items![4]!)).toEqual({ callId: 'toolu_1', name: 'weather', output: { tempC: 21 }, isError: false });
+    expect(dataOf(items![9]!)).toMatchObject({ output: 'timeout', isError: true });
+    expect(items![3]!.responseId).toBe('a1');
+  });
+});
