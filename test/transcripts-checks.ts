@@ -39,7 +39,8 @@ export function checkAnthropic(request: Obj): string[] {
       }
     });
     const uses = blocks.filter((b) => b.type === 'tool_use').map((b) => b.id);
-    if (uses.length > 0) {
+    // The last message's calls may wait: the agent runs them and appends results before sending.
+    if (uses.length > 0 && i < messages.length - 1) {
       const next = messages[i + 1] as Obj | undefined;
       const answers = Array.isArray(next?.content) ? (next.content as Obj[]) : [];
       const answered = new Set(answers.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id));

@@ -320,3 +320,127 @@ describe('typed fields', () => {
     expect(items![3]!.responseId).toBe('a1');
   });
 });
+
+const CHECKS = {
+  OPENAI_CHAT: checkChat,
+  OPENAI_RESPONSES: checkResponses,
+  ANTHROPIC_MESSAGES: checkAnthropic,
+} as const;
+
+describe('across formats', () => {
+  it('anthropic -> chat: reasoning and server tools are listed as dropped, tools convert', () => {
+    const items = storedConversations('anthropic cassettes')[1]!; // tool_with_thinking, 2nd exchange
+    const { value, dropped } = chat.encode(items);
+    const reasoning = items.filter((i) => i.type === 'reasoning');
+    expect(dropped).toEqual(
+      reasoning.map((i) => ({
+        itemId: i.id,
+        seq: i.seq,
+        what: 'reasoning',
+        why: 'OpenAI Chat messages carry no reasoning',
+      })),
+    );
+    expect(checkChat({ messages: value })).toEqual([]);
+    const back = store(chat.decode(value)[0]!);
+    const kinds = (xs: StoredItem[]) => xs.filter((i) => i.type !== 'reasoning').map((i) => i.type);
+    expect(kinds(back)).toEqual(kinds(items));
+    const web = storedConversations('anthropic cassettes').at(-1)!;
+    const whys = chat.encode(web).dropped.map((d) => d.why);
+    expect(whys).toContain('OpenAI Chat has no server_tool_use records');
+  });
+
+  it('chat -> anthropic -> chat keeps text and tool pairs; re-used ids get unique tool_use ids', () => {
+    for (const items of storedConversations('tau-bench')) {
+      const { value, dropped } = anthropic.encode(items);
+      expect(dropped.every((d) => d.what === 'callId')).toBe(true);
+      const again = store(anthropic.decode(value)[0]!);
+      const back = chat.encode(again);
+      expect(back.dropped).toEqual([]);
+      const messages = back.value as Body[];
+      expect(checkChat({ messages })).toEqual([]);
+      const count = (t: string) => again.filter((i) => i.type === t).length;
+      expect(count('tool_call')).toBe(items.filter((i) => i.type === 'tool_call').length);
+      expect(count('tool_result')).toBe(count('tool_call'));
+    }
+  });
+
+  it('anthropic -> ai sdk keeps signatures and redacted data as provider metadata', () => {
+    for (const items of storedConversations('anthropic cassettes')) {
+      const { value } = aiSdk.encode(items);
+      const parts = (value as Body[]).flatMap((m) => m.parts as Body[]);
+      const thinking = items.filter((i) => i.type === 'reasoning');
+      const reasoningParts = parts.filter((p) => p.type === 'reasoning');
+      expect(reasoningParts).toHaveLength(thinking.length);
+      thinking.forEach((t, k) => {
+        const meta = (reasoningParts[k]!.providerMetadata as Body).anthropic as Body;
+        expect(meta.signature ?? meta.redactedData).toBe(dataOf(t).signature ?? dataOf(t).encryptedContent);
+      });
+      const answered = parts.filter((x) => x.state === 'output-available');
+      expect(answered).toHaveLength(items.filter((i) => i.type === 'tool_result').length);
+    }
+  });
+
+  it('every conversation encodes in every format, listing what it drops', () => {
+    const targets = Object.values(CODECS);
+    for (const source of sources()) {
+      for (const items of CODECS[source.format]!.decode(source.value).map(store)) {
+        for (const codec of targets) {
+          const { value, dropped } = codec.encode(items);
+          expect(codec.decode(value).length).toBe(1);
+          for (const d of dropped) expect(items.some((i) => i.id === d.itemId)).toBe(true);
+          if (codec.format === source.format) expect(dropped).toEqual([]);
+        }
+      }
+    }
+  });
+});
+
+describe('modelContext', () => {
+  it('is a valid request in each provider shape for every conversation', () => {
+    for (const source of sources()) {
+      for (const items of CODECS[source.format]!.decode(source.value).map(store)) {
+        for (const [format, check] of Object.entries(CHECKS)) {
+          const { request } = modelContext(format as keyof typeof CHECKS, items);
+          expect({ source: source.file, format, problems: check(request) }).toEqual({
+            source: source.file,
+            format,
+            problems: [],
+          });
+        }
+      }
+    }
+  });
+
+  it('anthropic: thinking blocks and signatures go back unchanged, grouped by response', () => {
+    for (const items of storedConversations('anthropic cassettes')) {
+      const { request } = modelContext('ANTHROPIC_MESSAGES', items);
+      const sent = (request.messages as Body[]).flatMap((m) => m.content as Body[]);
+      const thinking = (xs: Body[]) => xs.filter((b) => String(b.type).includes('thinking'));
+      const original = items.flatMap((i) => {
+        const raw = i.raw as Body;
+        const block = (raw.block ?? (Array.isArray(raw.content) ? raw.content : [raw])) as Body | Body[];
+        return Array.isArray(block) ? block : [block];
+      });
+      expect(thinking(sent)).toEqual(thinking(original));
+    }
+  });
+
+  it('a compaction record stands in for its items as a marked summary', () => {
+    const items = storedConversations('tau-bench')[0]!;
+    // End the range just before a user message, so no tool pair is cut.
+    const end = items.findIndex((i, k) => k > 5 && i.type === 'message' && dataOf(i).role === 'user') - 1;
+    const record = { startSeq: 1, endSeq: end, summary: 'The customer wants to change a flight.' };
+    for (const [format, check] of Object.entries(CHECKS)) {
+      const { request } = modelContext(format as keyof typeof CHECKS, items, [record]);
+      expect(check(request)).toEqual([]);
+      const json = JSON.stringify(request);
+      expect(json).toContain('[threadstore compaction summary of items 1-');
+      expect(json).toContain('The customer wants to change a flight.');
+      // The covered items are gone: the first user message's text is not sent.
+      const covered = dataOf(items[1]!).content as string;
+      expect(json.includes(JSON.stringify(covered).slice(1, -1))).toBe(false);
+    }
+    const chatRequest = modelContext('OPENAI_CHAT', items, [record]).request.messages as Body[];
+    expect(chatRequest[1]!.content).toMatch(/^\[threadstore compaction summary/);
+  });
+});
