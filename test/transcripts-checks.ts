@@ -22,7 +22,10 @@ export function checkAnthropic(request: Obj): string[] {
   if (!Array.isArray(messages)) return [...problems, 'messages is not a list'];
   const ids = new Set<string>();
   messages.forEach((m: unknown, i) => {
-    if (!isObj(m)) return problems.push(`messages[${i}] not an object`);
+    if (!isObj(m)) {
+      problems.push(`messages[${i}] not an object`);
+      return;
+    }
     if (Object.keys(m).join() !== 'role,content') problems.push(`messages[${i}] keys`);
     if (m.role !== 'user' && m.role !== 'assistant') problems.push(`messages[${i}] role ${m.role}`);
     const prev = messages[i - 1] as Obj | undefined;
@@ -43,7 +46,9 @@ export function checkAnthropic(request: Obj): string[] {
     if (uses.length > 0 && i < messages.length - 1) {
       const next = messages[i + 1] as Obj | undefined;
       const answers = Array.isArray(next?.content) ? (next.content as Obj[]) : [];
-      const answered = new Set(answers.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id));
+      const answered = new Set(
+        answers.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id),
+      );
       for (const id of uses) {
         if (!answered.has(id)) problems.push(`messages[${i}] tool_use ${id} unanswered next`);
       }

@@ -54,7 +54,10 @@ function sources(): Source[] {
   const resp = fixture('responses/pydantic-ai-openai-responses-cassettes.json') as Cassettes;
   const exchanges = (c: Cassettes) => c.cassettes.flatMap((x) => x.interactions);
   const ccText = text('anthropic/claude-code-transcript-python-to-rust-port.jsonl');
-  const ccLines = ccText.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+  const ccLines = ccText
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as unknown);
   return [
     { file: 'tau-bench', format: 'OPENAI_CHAT', value: tau, expected: tau.map((r) => r.traj) },
     {
@@ -155,7 +158,6 @@ describe('round trip in the source format', () => {
   });
 });
 
-
 /** The conversations of a source file, decoded and stored. */
 function storedConversations(file: string): StoredItem[][] {
   const source = sources().find((s) => s.file === file)!;
@@ -181,7 +183,9 @@ describe('typed fields', () => {
     expect(redacted.length).toBeGreaterThan(0);
     for (const r of redacted) {
       expect(dataOf(r).text).toBe('');
-      expect(dataOf(r).encryptedContent).toBe((r.raw as Body).data ?? ((r.raw as Body).block as Body).data);
+      expect(dataOf(r).encryptedContent).toBe(
+        (r.raw as Body).data ?? ((r.raw as Body).block as Body).data,
+      );
     }
     // Four parallel tool_use blocks, answered in one user message by four tool_result blocks.
     const parallel = store(conversations[3]!); // test_multiple_parallel_tool_calls, second exchange
@@ -224,7 +228,11 @@ describe('typed fields', () => {
     let reused = 0;
     for (const items of runs) {
       const tools = items.filter((i) => i.type === 'tool_call' || i.type === 'tool_result');
-      const refs = tools.map((i) => ({ seq: i.seq, type: i.type, callId: dataOf(i).callId as string }));
+      const refs = tools.map((i) => ({
+        seq: i.seq,
+        type: i.type,
+        callId: dataOf(i).callId as string,
+      }));
       calls += refs.filter((r) => r.type === 'tool_call').length;
       results += refs.filter((r) => r.type === 'tool_result').length;
       pairs += pairToolCalls(refs).length;
@@ -286,7 +294,9 @@ describe('typed fields', () => {
     };
     const edited = [...lines.slice(0, at), boundary, summary, ...lines.slice(at)];
     const [conversation] = claudeCode.decode(edited);
-    const markerIndex = conversation!.items.findIndex((i) => i.resourceEvent?.kind === 'system:compact_boundary');
+    const markerIndex = conversation!.items.findIndex(
+      (i) => i.resourceEvent?.kind === 'system:compact_boundary',
+    );
     expect(conversation!.compactions).toEqual([
       {
         startIndex: 0,
@@ -296,7 +306,9 @@ describe('typed fields', () => {
         createdBy: 'claude-code',
       },
     ]);
-    expect(JSON.stringify(claudeCode.encode(store(conversation!)).value)).toBe(JSON.stringify(edited));
+    expect(JSON.stringify(claudeCode.encode(store(conversation!)).value)).toBe(
+      JSON.stringify(edited),
+    );
   });
 
   it('ai sdk: tool parts become a call and a result; reasoning keeps its signature', () => {
@@ -315,7 +327,12 @@ describe('typed fields', () => {
       'message',
     ]);
     expect(dataOf(items![2]!).signature).toBe('EqQBCkYIBxgC');
-    expect(dataOf(items![4]!)).toEqual({ callId: 'toolu_1', name: 'weather', output: { tempC: 21 }, isError: false });
+    expect(dataOf(items![4]!)).toEqual({
+      callId: 'toolu_1',
+      name: 'weather',
+      output: { tempC: 21 },
+      isError: false,
+    });
     expect(dataOf(items![9]!)).toMatchObject({ output: 'timeout', isError: true });
     expect(items![3]!.responseId).toBe('a1');
   });
@@ -373,7 +390,9 @@ describe('across formats', () => {
       expect(reasoningParts).toHaveLength(thinking.length);
       thinking.forEach((t, k) => {
         const meta = (reasoningParts[k]!.providerMetadata as Body).anthropic as Body;
-        expect(meta.signature ?? meta.redactedData).toBe(dataOf(t).signature ?? dataOf(t).encryptedContent);
+        expect(meta.signature ?? meta.redactedData).toBe(
+          dataOf(t).signature ?? dataOf(t).encryptedContent,
+        );
       });
       const answered = parts.filter((x) => x.state === 'output-available');
       expect(answered).toHaveLength(items.filter((i) => i.type === 'tool_result').length);
@@ -418,7 +437,9 @@ describe('modelContext', () => {
       const thinking = (xs: Body[]) => xs.filter((b) => String(b.type).includes('thinking'));
       const original = items.flatMap((i) => {
         const raw = i.raw as Body;
-        const block = (raw.block ?? (Array.isArray(raw.content) ? raw.content : [raw])) as Body | Body[];
+        const block = (raw.block ?? (Array.isArray(raw.content) ? raw.content : [raw])) as
+          | Body
+          | Body[];
         return Array.isArray(block) ? block : [block];
       });
       expect(thinking(sent)).toEqual(thinking(original));
@@ -428,7 +449,8 @@ describe('modelContext', () => {
   it('a compaction record stands in for its items as a marked summary', () => {
     const items = storedConversations('tau-bench')[0]!;
     // End the range just before a user message, so no tool pair is cut.
-    const end = items.findIndex((i, k) => k > 5 && i.type === 'message' && dataOf(i).role === 'user') - 1;
+    const end =
+      items.findIndex((i, k) => k > 5 && i.type === 'message' && dataOf(i).role === 'user') - 1;
     const record = { startSeq: 1, endSeq: end, summary: 'The customer wants to change a flight.' };
     for (const [format, check] of Object.entries(CHECKS)) {
       const { request } = modelContext(format as keyof typeof CHECKS, items, [record]);
@@ -442,5 +464,39 @@ describe('modelContext', () => {
     }
     const chatRequest = modelContext('OPENAI_CHAT', items, [record]).request.messages as Body[];
     expect(chatRequest[1]!.content).toMatch(/^\[threadstore compaction summary/);
+  });
+});
+
+describe('the request checks catch what providers refuse', () => {
+  const use = { type: 'tool_use', id: 't1', name: 'f', input: {} };
+  const result = { type: 'tool_result', tool_use_id: 't1', content: 'ok' };
+  it('anthropic', () => {
+    const ok = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: [use] },
+      { role: 'user', content: [result, { type: 'text', text: 'go on' }] },
+    ];
+    expect(checkAnthropic({ system: '', messages: ok })).toEqual([]);
+    const twoUsers = [ok[0], { role: 'user', content: 'again' }];
+    expect(checkAnthropic({ system: '', messages: twoUsers })).toHaveLength(1);
+    const textFirst = [
+      ok[0],
+      ok[1],
+      { role: 'user', content: [{ type: 'text', text: 'x' }, result] },
+    ];
+    expect(checkAnthropic({ system: '', messages: textFirst })).toHaveLength(1);
+    const unanswered = [ok[0], ok[1], { role: 'user', content: 'x' }];
+    expect(checkAnthropic({ system: '', messages: unanswered })).toHaveLength(1);
+  });
+  it('chat and responses', () => {
+    const call = { id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } };
+    const early = [
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'user', content: 'x' },
+      { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+    ];
+    expect(checkChat({ messages: early })).toHaveLength(2);
+    const orphan = [{ type: 'function_call_output', call_id: 'c1', output: 'ok' }];
+    expect(checkResponses({ input: orphan })).toHaveLength(1);
   });
 });

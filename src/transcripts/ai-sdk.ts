@@ -10,7 +10,7 @@
  * share the message id as responseId.
  */
 import { isJsonObject, type JsonValue } from '../json.js';
-import { dropped, neutralOf, type Neutral } from './common.js';
+import { dropped, type Neutral, neutralOf } from './common.js';
 import { isEnvelope, otherType, readRecords, splitRaws, str } from './envelope.js';
 import {
   type DecodedConversation,
@@ -31,7 +31,8 @@ export function isUiMessage(value: unknown): value is JsonObject {
 
 /** The one conversation of a UIMessage list. */
 export function decode(source: unknown): DecodedConversation[] {
-  const messages = isJsonObject(source) && Array.isArray(source.messages) ? source.messages : source;
+  const messages =
+    isJsonObject(source) && Array.isArray(source.messages) ? source.messages : source;
   if (!Array.isArray(messages)) throw new TranscriptError(null, 'expected a UIMessage array');
   const items = messages.flatMap((m, i) => messageDrafts(m, `[${i}]`));
   return [{ index: 0, items, compactions: [], meta: {} }];
@@ -50,12 +51,17 @@ function messageDrafts(message: JsonValue, where: string): ItemDraft[] {
   };
   const parts = message.parts as JsonValue[];
   const bodies: { body: Body; part: JsonValue | undefined }[] = [];
-  if (parts.length === 0) bodies.push({ body: { message: { role, content: '' } }, part: undefined });
+  if (parts.length === 0)
+    bodies.push({ body: { message: { role, content: '' } }, part: undefined });
   parts.forEach((part, k) => {
     if (!isJsonObject(part)) throw new TranscriptError(`${where}.parts[${k}]`, 'not a part');
     for (const body of partBodies(part, role)) bodies.push({ body, part });
   });
-  const raws = splitRaws(message, ['parts'], bodies.map((b) => b.part));
+  const raws = splitRaws(
+    message,
+    ['parts'],
+    bodies.map((b) => b.part),
+  );
   return bodies.map(({ body }, i) => ({ ...base, ...body, raw: raws[i]! }));
 }
 
@@ -71,7 +77,11 @@ function partBodies(part: JsonObject, role: string): Body[] {
   if (part.type === 'file') return [{ message: { role, content: null, parts: [part] } }];
   if (part.type === 'reasoning') {
     const encryptedContent = str(anthropic.redactedData) ?? str(openai.reasoningEncryptedContent);
-    const reasoning = { text: String(part.text ?? ''), signature: str(anthropic.signature), encryptedContent };
+    const reasoning = {
+      text: String(part.text ?? ''),
+      signature: str(anthropic.signature),
+      encryptedContent,
+    };
     return [{ reasoning }];
   }
   if (!isToolPart(part)) return [{ other: { type: otherType('ai_sdk', part.type), data: part } }];
@@ -125,7 +135,14 @@ export function encode(items: readonly StoredItem[]): Encoded {
     }
     const role = n.kind === 'text' ? n.role : 'assistant';
     const responseId = n.item.responseId;
-    if (!(open && role === 'assistant' && open.message.role === role && open.responseId === responseId)) {
+    if (
+      !(
+        open &&
+        role === 'assistant' &&
+        open.message.role === role &&
+        open.responseId === responseId
+      )
+    ) {
       const message: JsonObject = { id: responseId ?? `msg-${n.item.seq}`, role, parts: [] };
       out.push(message);
       open = { message, responseId };
@@ -137,11 +154,20 @@ export function encode(items: readonly StoredItem[]): Encoded {
 
 function partsOf(n: Exclude<Neutral, { kind: 'result' }>): JsonValue[] {
   if (n.kind === 'call') {
-    return [{ type: `tool-${n.name}`, toolCallId: n.callId, state: 'input-available', input: n.arguments }];
+    return [
+      {
+        type: `tool-${n.name}`,
+        toolCallId: n.callId,
+        state: 'input-available',
+        input: n.arguments,
+      },
+    ];
   }
   if (n.kind === 'reasoning') {
     const summary = Array.isArray(n.summary)
-      ? n.summary.map((s) => (isJsonObject(s) && typeof s.text === 'string' ? s.text : '')).join('\n')
+      ? n.summary
+          .map((s) => (isJsonObject(s) && typeof s.text === 'string' ? s.text : ''))
+          .join('\n')
       : '';
     const part: JsonObject = { type: 'reasoning', text: n.text || summary };
     const metadata = reasoningMetadata(n);

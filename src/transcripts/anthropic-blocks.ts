@@ -129,7 +129,9 @@ class Builder {
     let id = callId;
     for (let k = 2; this.usedIds.has(id); k++) id = `${callId}_${k}`;
     if (id !== callId) {
-      this.dropped.push(dropped(item, 'callId', `re-used callId sent as ${id} (tool_use ids must be unique)`));
+      this.dropped.push(
+        dropped(item, 'callId', `re-used callId sent as ${id} (tool_use ids must be unique)`),
+      );
     }
     this.usedIds.add(id);
     this.waiting.set(callId, [...(this.waiting.get(callId) ?? []), id]);
@@ -160,11 +162,22 @@ function addLoose(b: Builder, item: StoredItem): void {
   } else if (n.kind === 'text') {
     const blocks: JsonValue[] = n.text ? [{ type: 'text', text: n.text }] : [];
     for (const url of n.images) blocks.push({ type: 'image', source: imageSource(url) });
-    b.add(n.role === 'assistant' ? 'assistant' : 'user', blocks, item.responseId, n.role === 'assistant');
+    b.add(
+      n.role === 'assistant' ? 'assistant' : 'user',
+      blocks,
+      item.responseId,
+      n.role === 'assistant',
+    );
   } else if (n.kind === 'call') {
     let input = n.arguments;
     if (!isJsonObject(input)) {
-      b.dropped.push(dropped(item, 'arguments shape', 'tool_use input must be an object; sent as {"arguments": <value>}'));
+      b.dropped.push(
+        dropped(
+          item,
+          'arguments shape',
+          'tool_use input must be an object; sent as {"arguments": <value>}',
+        ),
+      );
       input = { arguments: input };
     }
     const use = { type: 'tool_use', id: b.callId(n.callId, item), name: n.name, input };

@@ -74,7 +74,9 @@ function conversation(
 
 function textOf(blocks: JsonValue | undefined): string | null {
   if (!Array.isArray(blocks)) return null;
-  return blocks.map((b) => (isJsonObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n');
+  return blocks
+    .map((b) => (isJsonObject(b) && typeof b.text === 'string' ? b.text : ''))
+    .join('\n');
 }
 
 /**

@@ -63,9 +63,12 @@ export function decode(source: unknown): DecodedConversation[] {
 function lineDrafts(line: JsonObject, i: number, where: string): ItemDraft[] {
   const createdAt = isoTime(line.timestamp);
   if (!isJsonObject(line.message)) {
-    const kind = typeof line.subtype === 'string' ? `${line.type}:${line.subtype}` : String(line.type);
+    const kind =
+      typeof line.subtype === 'string' ? `${line.type}:${line.subtype}` : String(line.type);
     const resourceEvent = { kind, payload: line };
-    return [{ responseId: null, createdBy: null, createdAt, resourceEvent, raw: line, rawFormat: FORMAT }];
+    return [
+      { responseId: null, createdBy: null, createdAt, resourceEvent, raw: line, rawFormat: FORMAT },
+    ];
   }
   const message = line.message;
   const drafts = messageDrafts(message, i, null, `${where}: message`, { createdAt });
@@ -107,7 +110,9 @@ function summaryAfter(lines: JsonValue[], boundary: number): string | null {
     const content = isJsonObject(line.message) ? line.message.content : null;
     if (typeof content === 'string') return content;
     if (Array.isArray(content)) {
-      return content.map((b) => (isJsonObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n');
+      return content
+        .map((b) => (isJsonObject(b) && typeof b.text === 'string' ? b.text : ''))
+        .join('\n');
     }
   }
   return null;
@@ -131,7 +136,8 @@ export function encode(items: readonly StoredItem[]): Encoded {
     const { value, dropped } = buildMessages(run, 'encode');
     const converted = value as JsonObject;
     if (converted.system !== undefined) out.push({ type: 'system', content: converted.system });
-    for (const m of converted.messages as JsonObject[]) out.push({ type: m.role ?? 'user', message: m });
+    for (const m of converted.messages as JsonObject[])
+      out.push({ type: m.role ?? 'user', message: m });
     drop.push(...dropped);
     run = [];
   };

@@ -5,13 +5,7 @@
  */
 import { assembleContext } from '../compaction/context.js';
 import { isJsonObject, type JsonValue } from '../json.js';
-import type {
-  CompactionRecord,
-  ContextEntry,
-  Dropped,
-  JsonObject,
-  StoredItem,
-} from './types.js';
+import type { CompactionRecord, ContextEntry, Dropped, JsonObject, StoredItem } from './types.js';
 
 /** An item in format-neutral terms. */
 export type Neutral =
@@ -108,8 +102,7 @@ export function imageRefs(parts: JsonValue | undefined): string[] {
         : src?.type === 'base64'
           ? `data:${String(src.media_type)};base64,${String(src.data)}`
           : null;
-    const file =
-      p.type === 'file' && String(p.mediaType ?? '').startsWith('image/') ? p.url : null; // AI SDK
+    const file = p.type === 'file' && String(p.mediaType ?? '').startsWith('image/') ? p.url : null; // AI SDK
     const url = chat ?? responses ?? anthropic ?? file;
     if (typeof url === 'string') urls.push(url);
   }

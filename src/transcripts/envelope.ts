@@ -12,12 +12,16 @@
  * - every later item's raw is its own list element, verbatim.
  * Encode puts the elements back into the list in seq order.
  */
-import { bodyToData, type BodyField } from '../items/item-types.js';
+import { type BodyField, bodyToData } from '../items/item-types.js';
 import { isJsonObject, type JsonValue } from '../json.js';
 import type { ItemDraft, JsonObject, StoredItem, TranscriptFormat } from './types.js';
 
 /** A copy of `record` with the value at `path` replaced; key order kept. */
-export function replaceAt(record: JsonObject, path: readonly string[], value: JsonValue): JsonObject {
+export function replaceAt(
+  record: JsonObject,
+  path: readonly string[],
+  value: JsonValue,
+): JsonObject {
   const [head, ...rest] = path;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(record)) {
@@ -110,10 +114,15 @@ export function readRecords(
         group.push(next);
         i++;
       }
-      units.push({ kind: 'record', value: replaceAt(item.raw.record, path, elements), items: group });
+      units.push({
+        kind: 'record',
+        value: replaceAt(item.raw.record, path, elements),
+        items: group,
+      });
     } else if (isRecord(item.raw)) {
       const group = [item];
-      while (ours(items[i]) && companion(items[i]!, group[group.length - 1]!)) group.push(items[i++]!);
+      while (ours(items[i]) && companion(items[i]!, group[group.length - 1]!))
+        group.push(items[i++]!);
       units.push({ kind: 'record', value: item.raw, items: group });
     } else {
       units.push({ kind: 'loose', item });

@@ -10,6 +10,7 @@
  * responseId `msg-<index>` (Chat messages carry no id).
  */
 import { isJsonObject, type JsonValue } from '../json.js';
+import { parseArguments } from './arguments.js';
 import {
   argumentsText,
   contextEntries,
@@ -20,7 +21,6 @@ import {
   summaryText,
 } from './common.js';
 import { readRecords, splitRaws, str } from './envelope.js';
-import { parseArguments } from './arguments.js';
 import {
   type CompactionRecord,
   type DecodedConversation,
@@ -102,10 +102,18 @@ function messageDrafts(
   calls.forEach((call, k) => {
     const fn = isJsonObject(call) && isJsonObject(call.function) ? call.function : null;
     if (!isJsonObject(call) || typeof call.id !== 'string' || !fn || typeof fn.name !== 'string') {
-      throw new TranscriptError(`${where}.tool_calls[${k}]`, 'a tool call needs id and function.name');
+      throw new TranscriptError(
+        `${where}.tool_calls[${k}]`,
+        'a tool call needs id and function.name',
+      );
     }
     const args = parseArguments(fn.arguments ?? null);
-    drafts.push({ ...base, responseId, toolCall: { callId: call.id, name: fn.name, arguments: args }, raw: null });
+    drafts.push({
+      ...base,
+      responseId,
+      toolCall: { callId: call.id, name: fn.name, arguments: args },
+      raw: null,
+    });
   });
   const parts = [...(hasText || calls.length === 0 ? [undefined] : []), ...calls];
   const raws = splitRaws(message, ['tool_calls'], parts);
@@ -113,12 +121,9 @@ function messageDrafts(
 }
 
 /** A tool message: one tool_result per call id (tool_call_id, or SWE-agent's tool_call_ids). */
-function toolDrafts(
-  message: JsonObject,
-  base: Omit<ItemDraft, 'raw'>,
-  where: string,
-): ItemDraft[] {
-  const ids = typeof message.tool_call_id === 'string' ? [message.tool_call_id] : message.tool_call_ids;
+function toolDrafts(message: JsonObject, base: Omit<ItemDraft, 'raw'>, where: string): ItemDraft[] {
+  const ids =
+    typeof message.tool_call_id === 'string' ? [message.tool_call_id] : message.tool_call_ids;
   if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string')) {
     throw new TranscriptError(where, 'a tool message needs tool_call_id (or tool_call_ids)');
   }

@@ -122,7 +122,11 @@ function itemDraft(item: JsonValue, origin: Origin, where: string): ItemDraft {
     }
     case 'function_call_output':
     case 'custom_tool_call_output': {
-      const toolResult = { callId: String(item.call_id), output: item.output ?? '', isError: false };
+      const toolResult = {
+        callId: String(item.call_id),
+        output: item.output ?? '',
+        isError: false,
+      };
       return { ...base, toolResult };
     }
     default:
