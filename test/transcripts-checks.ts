@@ -18,7 +18,9 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 export function checkAnthropic(request: Obj): string[] {
   const problems: string[] = [];
   const { system, messages } = request;
-  if (typeof system !== 'string' && !Array.isArray(system)) problems.push('system type');
+  if (system !== undefined && typeof system !== 'string' && !Array.isArray(system)) {
+    problems.push('system type');
+  }
   if (!Array.isArray(messages)) return [...problems, 'messages is not a list'];
   const ids = new Set<string>();
   messages.forEach((m: unknown, i) => {

@@ -467,6 +467,22 @@ describe('modelContext', () => {
   });
 });
 
+describe('side chains', () => {
+  it('are kept in the log and round trip, but left out of the model context', () => {
+    const lines = sources().find((s) => s.file === 'claude code')!.value as Body[];
+    const side = lines.map((l, i) => (i === 2 || i === 3 ? { ...l, isSidechain: true } : l));
+    const items = store(claudeCode.decode(side)[0]!);
+    expect(JSON.stringify(claudeCode.encode(items).value)).toBe(JSON.stringify(side));
+    const { request, dropped } = modelContext('ANTHROPIC_MESSAGES', items);
+    const sideSeqs = items
+      .filter((i) => i.raw && (i.raw as Body).isSidechain === true)
+      .map((i) => i.seq);
+    expect(sideSeqs).toHaveLength(2);
+    expect(dropped.filter((d) => d.why.includes('side chain')).map((d) => d.seq)).toEqual(sideSeqs);
+    expect(checkAnthropic(request)).toEqual([]);
+  });
+});
+
 describe('the request checks catch what providers refuse', () => {
   const use = { type: 'tool_use', id: 't1', name: 'f', input: {} };
   const result = { type: 'tool_result', tool_use_id: 't1', content: 'ok' };

@@ -17,6 +17,7 @@ import {
   type CompactionRecord,
   type ContextEntry,
   type DecodedConversation,
+  type Dropped,
   type Encoded,
   type ItemDraft,
   type JsonObject,
@@ -136,7 +137,7 @@ export function encode(items: readonly StoredItem[]): Encoded {
 }
 
 /**
- * The request `{system, messages}` for the compacted context: only role and content per message,
+ * The request `{system?, messages}` for the compacted context: only role and content per message,
  * consecutive same-role messages merged (roles alternate), tool_result blocks first in their user
  * message, blocks (thinking signatures included) unchanged, each compaction record a marked
  * user text block.
@@ -145,8 +146,10 @@ export function modelContext(
   items: readonly StoredItem[],
   compactions: readonly CompactionRecord[] = [],
 ): ModelContext {
-  const entries: ContextEntry[] = contextEntries(items, compactions);
+  const side: Dropped[] = [];
+  const entries: ContextEntry[] = contextEntries(items, compactions, side);
   const { value, dropped } = buildMessages(entries, 'context');
   const request = value as JsonObject;
-  return { request: { system: request.system ?? '', messages: request.messages ?? [] }, dropped };
+  // No system prompt: the key is left out (the API takes an absent system, not an empty one).
+  return { request, dropped: [...side, ...dropped] };
 }

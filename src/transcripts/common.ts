@@ -141,14 +141,28 @@ export function summaryText(record: CompactionRecord): string {
   );
 }
 
+/** True for an item from a Claude Code side-chain line (a sub-agent's own conversation). */
+function isSideChain(item: StoredItem): boolean {
+  if (item.rawFormat !== 'CLAUDE_CODE_JSONL' || !isJsonObject(item.raw)) return false;
+  const line = isJsonObject(item.raw.record) ? item.raw.record : item.raw;
+  return line.isSidechain === true;
+}
+
 /**
  * Applies compaction records to stored items (contract: Thread.context): each record in place of
- * the items it covers, markers left out.
+ * the items it covers, markers left out. Claude Code side-chain items (a sub-agent's own
+ * conversation, kept in the log) are left out of the model's context and listed in `out`.
  */
 export function contextEntries(
   items: readonly StoredItem[],
   records: readonly CompactionRecord[],
+  out: Dropped[],
 ): ContextEntry[] {
   const wrapped = records.map((r) => ({ kind: 'compaction' as const, ...r }));
-  return assembleContext(wrapped, items);
+  const main = items.filter((item) => {
+    if (!isSideChain(item)) return true;
+    out.push(dropped(item, 'the whole item', "a side chain is a sub-agent's conversation"));
+    return false;
+  });
+  return assembleContext(wrapped, main);
 }

@@ -195,7 +195,7 @@ export function modelContext(
     drop.push(...d);
     run = [];
   };
-  for (const entry of contextEntries(items, compactions)) {
+  for (const entry of contextEntries(items, compactions, drop)) {
     if (!isCompaction(entry)) {
       run.push(entry);
       continue;
