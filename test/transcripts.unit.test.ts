@@ -406,3 +406,22 @@ describe('the request checks catch what providers refuse', () => {
     expect(checkResponses({ input: orphan })).toHaveLength(1);
   });
 });
+
+describe('bad sources', () => {
+  it('name the index or line and the reason', () => {
+    expect(() =>
+      chat.decode([
+        { role: 'user', content: 'x' },
+        { role: 'tool', content: 'y' },
+      ]),
+    ).toThrow('[1]: a tool message needs tool_call_id (or tool_call_ids)');
+    expect(() =>
+      anthropic.decode({ messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }, 3] }] }),
+    ).toThrow('messages[0].content[1]: not a block');
+    expect(() => claudeCode.decode('{"type":"user"}\n{oops\n')).toThrow(/^line 2: not JSON/);
+    expect(() => responses.decode({ input: [1] })).toThrow(
+      'input[0]: an input item must be an object',
+    );
+    expect(detect({ hello: 'world' })).toBeNull();
+  });
+});
