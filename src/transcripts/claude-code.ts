@@ -46,18 +46,57 @@ export function linesOf(source: unknown): JsonValue[] {
 
 /** The one conversation of a Claude Code session (see the module docstring). */
 export function decode(source: unknown): DecodedConversation[] {
-  const lines = linesOf(source);
-  const items: ItemDraft[] = [];
-  const boundaries: { index: number; line: number }[] = [];
-  lines.forEach((line, i) => {
-    const where = `line ${i + 1}`;
+  const decoder = new LineDecoder();
+  const items = linesOf(source).flatMap((line) => decoder.push(line));
+  return [{ index: 0, items, compactions: decoder.compactions, meta: {} }];
+}
+
+/**
+ * Decodes a session one line at a time, so an importer can stream a large file: `push` returns
+ * the drafts of each line (item indexes continue across lines); `compactions` fills as
+ * compact boundaries meet their summary line (within the next 3 lines).
+ */
+export class LineDecoder {
+  readonly compactions: CompactionDraft[] = [];
+  private lines = 0;
+  private items = 0;
+  private start = 0;
+  private boundary: {
+    index: number;
+    start: number;
+    createdAt: string | null;
+    left: number;
+  } | null = null;
+
+  /** @throws TranscriptError ("line N: ...") for a line that is not an object or message */
+  push(line: JsonValue): ItemDraft[] {
+    const where = `line ${++this.lines}`;
     if (!isJsonObject(line)) throw new TranscriptError(where, 'a line must be a JSON object');
-    if (line.type === 'system' && line.subtype === 'compact_boundary') {
-      boundaries.push({ index: items.length, line: i });
+    const drafts = lineDrafts(line, this.lines - 1, where);
+    const b = this.boundary;
+    if (b && line.isCompactSummary === true) {
+      const summary = summaryOf(line);
+      if (summary !== null && b.index - 1 >= b.start) {
+        const range = { startIndex: b.start, endIndex: b.index - 1 };
+        this.compactions.push({
+          ...range,
+          summary,
+          createdAt: b.createdAt,
+          createdBy: 'claude-code',
+        });
+      }
+      this.boundary = null;
+    } else if (b && --b.left === 0) {
+      this.boundary = null;
     }
-    items.push(...lineDrafts(line, i, where));
-  });
-  return [{ index: 0, items, compactions: compactionsOf(lines, items, boundaries), meta: {} }];
+    if (line.type === 'system' && line.subtype === 'compact_boundary') {
+      const createdAt = isoTime(line.timestamp);
+      this.boundary = { index: this.items, start: this.start, createdAt, left: 3 };
+      this.start = this.items;
+    }
+    this.items += drafts.length;
+    return drafts;
+  }
 }
 
 function lineDrafts(line: JsonObject, i: number, where: string): ItemDraft[] {
@@ -83,39 +122,14 @@ function lineDrafts(line: JsonObject, i: number, where: string): ItemDraft[] {
   }));
 }
 
-/** Compaction records from compact_boundary lines (ranges between boundaries). */
-function compactionsOf(
-  lines: JsonValue[],
-  items: ItemDraft[],
-  boundaries: { index: number; line: number }[],
-): CompactionDraft[] {
-  const out: CompactionDraft[] = [];
-  let start = 0;
-  for (const b of boundaries) {
-    const end = b.index - 1;
-    const summary = summaryAfter(lines, b.line);
-    if (end >= start && summary !== null) {
-      const createdAt = items[b.index]?.createdAt ?? null;
-      out.push({ startIndex: start, endIndex: end, summary, createdAt, createdBy: 'claude-code' });
-    }
-    start = b.index;
-  }
-  return out;
-}
-
-/** The text of the isCompactSummary user line after a boundary, or null. */
-function summaryAfter(lines: JsonValue[], boundary: number): string | null {
-  for (const line of lines.slice(boundary + 1, boundary + 4)) {
-    if (!isJsonObject(line) || line.isCompactSummary !== true) continue;
-    const content = isJsonObject(line.message) ? line.message.content : null;
-    if (typeof content === 'string') return content;
-    if (Array.isArray(content)) {
-      return content
-        .map((b) => (isJsonObject(b) && typeof b.text === 'string' ? b.text : ''))
-        .join('\n');
-    }
-  }
-  return null;
+/** The text of an isCompactSummary line, or null. */
+function summaryOf(line: JsonObject): string | null {
+  const content = isJsonObject(line.message) ? line.message.content : null;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return null;
+  return content
+    .map((b) => (isJsonObject(b) && typeof b.text === 'string' ? b.text : ''))
+    .join('\n');
 }
 
 /** True for a whole line (as opposed to one content block of a split line). */
