@@ -1,0 +1,270 @@
+/**
+ * Anthropic content blocks: block -> item body (decode), item -> verbatim block (items whose raw
+ * holds one: ANTHROPIC_MESSAGES and CLAUDE_CODE_JSONL), and the message builder that encode and
+ * modelContext share.
+ */
+import { isJsonObject, type JsonValue } from '../json.js';
+import { parseArguments } from './arguments.js';
+import { dropped, isCompaction, neutralOf, outputText, summaryText } from './common.js';
+import { isEnvelope, otherType, readRecords, valueAt } from './envelope.js';
+import type { ContextEntry, Dropped, Encoded, ItemDraft, JsonObject, StoredItem } from './types.js';
+
+type Body = Pick<ItemDraft, 'message' | 'toolCall' | 'toolResult' | 'reasoning' | 'other'>;
+
+/** The item body of one content block of a message with `role`. */
+export function blockBody(block: JsonObject, role: string): Body {
+  switch (block.type) {
+    case 'text':
+      return { message: { role, content: typeof block.text === 'string' ? block.text : '' } };
+    case 'image':
+    case 'document':
+      return { message: { role, content: null, parts: [block] } };
+    case 'thinking':
+      return {
+        reasoning: {
+          text: typeof block.thinking === 'string' ? block.thinking : '',
+          signature: typeof block.signature === 'string' ? block.signature : null,
+        },
+      };
+    case 'redacted_thinking':
+      return { reasoning: { text: '', encryptedContent: String(block.data ?? '') } };
+    case 'tool_use':
+      return {
+        toolCall: {
+          callId: String(block.id),
+          name: String(block.name),
+          arguments: parseArguments(block.input ?? {}),
+        },
+      };
+    case 'tool_result':
+      return {
+        toolResult: {
+          callId: String(block.tool_use_id),
+          output: block.content ?? '',
+          isError: block.is_error === true,
+        },
+      };
+    default:
+      // server_tool_use, web_search_tool_result, mcp_tool_use...: run by the provider, no
+      // client tool pair; kept whole.
+      return { other: { type: otherType('anthropic', block.type), data: block } };
+  }
+}
+
+const ANTHROPIC_FAMILY = new Set(['ANTHROPIC_MESSAGES', 'CLAUDE_CODE_JSONL']);
+
+/**
+ * The verbatim block an item was made from, when its raw is Anthropic-shaped (an Anthropic
+ * message or Claude Code line with one block, an envelope, or a block); null otherwise.
+ */
+export function blockOf(item: StoredItem): JsonObject | null {
+  if (!item.rawFormat || !ANTHROPIC_FAMILY.has(item.rawFormat)) return null;
+  const raw = item.raw;
+  if (isEnvelope(raw)) return isJsonObject(raw.block) ? raw.block : null;
+  if (!isJsonObject(raw)) return null;
+  const content = isJsonObject(raw.message) ? raw.message.content : raw.content;
+  if ('role' in raw || isJsonObject(raw.message)) {
+    return Array.isArray(content) && content.length === 1 && isJsonObject(content[0])
+      ? content[0]
+      : null;
+  }
+  return typeof raw.type === 'string' ? raw : null;
+}
+
+/** The role of the Anthropic message an item belongs in. */
+function roleOf(item: StoredItem): string {
+  const d = isJsonObject(item.data) ? item.data : {};
+  if (item.type === 'message') return String(d.role);
+  if (item.type === 'tool_result') return 'user';
+  const line = isJsonObject(item.raw) ? valueAt(item.raw, ['message', 'role']) : undefined;
+  return typeof line === 'string' ? line : 'assistant';
+}
+
+type Mode = 'encode' | 'context';
+
+/** Anthropic messages being built. */
+class Builder {
+  messages: JsonObject[] = [];
+  system: JsonValue | undefined;
+  systemTexts: string[] = [];
+  dropped: Dropped[] = [];
+  private open: { role: string; responseId: string | null; blocks: JsonValue[] } | null = null;
+  /** tool_use ids given out, and per source callId the ids of calls still waiting for a result. */
+  private usedIds = new Set<string>();
+  private waiting = new Map<string, string[]>();
+
+  constructor(readonly mode: Mode) {}
+
+  record(value: JsonObject): void {
+    this.open = null;
+    if (!('role' in value)) {
+      this.system = value.system;
+      return;
+    }
+    const reduced: JsonObject = { role: value.role ?? 'user', content: value.content ?? '' };
+    this.messages.push(this.mode === 'context' ? reduced : value);
+  }
+
+  add(role: string, blocks: JsonValue[], responseId: string | null, merge: boolean): void {
+    if (blocks.length === 0) return;
+    const o = this.open;
+    if (o && merge && o.role === role && (role === 'user' || o.responseId === responseId)) {
+      o.blocks.push(...blocks);
+      return;
+    }
+    const content: JsonValue[] = [...blocks];
+    this.messages.push({ role, content });
+    this.open = { role, responseId, blocks: content };
+  }
+
+  close(): void {
+    this.open = null;
+  }
+
+  /**
+   * The tool_use id for a converted call. Anthropic wants tool_use ids unique in a request, but
+   * models re-use callIds (tau-bench): a re-used one gets a suffix, and its result follows it.
+   */
+  callId(callId: string, item: StoredItem): string {
+    let id = callId;
+    for (let k = 2; this.usedIds.has(id); k++) id = `${callId}_${k}`;
+    if (id !== callId) {
+      this.dropped.push(
+        dropped(item, 'callId', `re-used callId sent as ${id} (tool_use ids must be unique)`),
+      );
+    }
+    this.usedIds.add(id);
+    this.waiting.set(callId, [...(this.waiting.get(callId) ?? []), id]);
+    return id;
+  }
+
+  /** The tool_use id a converted result answers: the nearest waiting call with its callId. */
+  resultId(callId: string): string {
+    const stack = this.waiting.get(callId);
+    return stack?.pop() ?? callId;
+  }
+}
+
+/** Adds one item that has no record of this format: its block verbatim, or converted. */
+function addLoose(b: Builder, item: StoredItem): void {
+  const block = blockOf(item);
+  if (block) {
+    b.add(roleOf(item), [block], item.responseId, true);
+    return;
+  }
+  const n = neutralOf(item, 'Anthropic Messages', b.dropped);
+  if (!n) return;
+  if (n.kind === 'reasoning') {
+    const why = 'Anthropic takes thinking back only as its own signed thinking block';
+    b.dropped.push(dropped(item, 'reasoning', why));
+  } else if (n.kind === 'text' && (n.role === 'system' || n.role === 'developer')) {
+    b.systemTexts.push(n.text);
+  } else if (n.kind === 'text') {
+    const blocks: JsonValue[] = n.text ? [{ type: 'text', text: n.text }] : [];
+    for (const url of n.images) blocks.push({ type: 'image', source: imageSource(url) });
+    b.add(
+      n.role === 'assistant' ? 'assistant' : 'user',
+      blocks,
+      item.responseId,
+      n.role === 'assistant',
+    );
+  } else if (n.kind === 'call') {
+    let input = n.arguments;
+    if (!isJsonObject(input)) {
+      b.dropped.push(
+        dropped(
+          item,
+          'arguments shape',
+          'tool_use input must be an object; sent as {"arguments": <value>}',
+        ),
+      );
+      input = { arguments: input };
+    }
+    const use = { type: 'tool_use', id: b.callId(n.callId, item), name: n.name, input };
+    b.add('assistant', [use], item.responseId, true);
+  } else {
+    const content =
+      typeof n.output === 'string' ||
+      (Array.isArray(n.output) && n.output.every((p) => isJsonObject(p) && p.type === 'text'))
+        ? n.output
+        : outputText(n.output);
+    const result: JsonObject = { type: 'tool_result', tool_use_id: b.resultId(n.callId), content };
+    if (n.isError) result.is_error = true;
+    b.add('user', [result], null, true);
+  }
+}
+
+function imageSource(url: string): JsonObject {
+  const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+  return m ? { type: 'base64', media_type: m[1]!, data: m[2]! } : { type: 'url', url };
+}
+
+const isRecord = (raw: JsonValue) =>
+  isJsonObject(raw) &&
+  (typeof raw.role === 'string' || (Object.keys(raw).length === 1 && 'system' in raw));
+
+/**
+ * Builds `{system?, messages}` from items and (context mode) compaction records.
+ * encode: records of ANTHROPIC_MESSAGES verbatim. context: role and content only, then
+ * consecutive same-role messages merged with tool_result blocks first.
+ */
+export function buildMessages(entries: readonly ContextEntry[], mode: Mode): Encoded {
+  const b = new Builder(mode);
+  let run: StoredItem[] = [];
+  const flush = () => {
+    const pathOf = () => ['content'];
+    for (const unit of readRecords(run, 'ANTHROPIC_MESSAGES', pathOf, isRecord)) {
+      if (unit.kind === 'record') b.record(unit.value as JsonObject);
+      else addLoose(b, unit.item);
+    }
+    run = [];
+  };
+  for (const entry of entries) {
+    if (!isCompaction(entry)) {
+      run.push(entry);
+      continue;
+    }
+    flush();
+    b.close();
+    b.add('user', [{ type: 'text', text: summaryText(entry) }], null, false);
+    b.close();
+  }
+  flush();
+  const messages = mode === 'context' ? alternate(b.messages) : b.messages;
+  const value: JsonObject = {};
+  const system = joinSystem(b.system, b.systemTexts);
+  if (system !== undefined) value.system = system;
+  value.messages = messages;
+  return { value, dropped: b.dropped };
+}
+
+function joinSystem(system: JsonValue | undefined, texts: string[]): JsonValue | undefined {
+  if (texts.length === 0) return system;
+  if (system === undefined) return texts.join('\n\n');
+  if (typeof system === 'string') return [system, ...texts].join('\n\n');
+  return [...(system as JsonValue[]), ...texts.map((text) => ({ type: 'text', text }))];
+}
+
+/** Merges consecutive same-role messages; in user messages tool_result blocks come first. */
+function alternate(messages: JsonObject[]): JsonObject[] {
+  const out: { role: JsonValue; content: JsonValue[] }[] = [];
+  // Anthropic refuses empty text blocks; a message left with no block is left out.
+  const empty = (b: JsonValue) => isJsonObject(b) && b.type === 'text' && b.text === '';
+  for (const m of messages) {
+    const blocks = (
+      typeof m.content === 'string'
+        ? [{ type: 'text', text: m.content }]
+        : [...((m.content ?? []) as JsonValue[])]
+    ).filter((b) => !empty(b));
+    if (blocks.length === 0) continue;
+    const last = out[out.length - 1];
+    if (last && last.role === m.role) last.content.push(...blocks);
+    else out.push({ role: m.role ?? 'user', content: blocks });
+  }
+  for (const m of out) {
+    if (m.role !== 'user') continue;
+    const isResult = (b: JsonValue) => isJsonObject(b) && b.type === 'tool_result';
+    m.content = [...m.content.filter(isResult), ...m.content.filter((b) => !isResult(b))];
+  }
+  return out;
+}

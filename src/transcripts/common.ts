@@ -1,0 +1,168 @@
+/**
+ * The common core every format converts through when an item's raw is not in the target format:
+ * text (with images by reference), tool calls, tool results, reasoning. Anything else is
+ * reported as dropped by the caller.
+ */
+import { assembleContext } from '../compaction/context.js';
+import { isJsonObject, type JsonValue } from '../json.js';
+import type { CompactionRecord, ContextEntry, Dropped, JsonObject, StoredItem } from './types.js';
+
+/** An item in format-neutral terms. */
+export type Neutral =
+  | { kind: 'text'; role: string; text: string; images: string[]; item: StoredItem }
+  | { kind: 'call'; callId: string; name: string; arguments: JsonValue; item: StoredItem }
+  | {
+      kind: 'result';
+      callId: string;
+      name: string | null;
+      output: JsonValue;
+      isError: boolean;
+      item: StoredItem;
+    }
+  | {
+      kind: 'reasoning';
+      text: string;
+      signature: string | null;
+      encryptedContent: string | null;
+      summary: JsonValue;
+      item: StoredItem;
+    };
+
+/** A dropped-list entry for an item. */
+export function dropped(item: StoredItem, what: string, why: string): Dropped {
+  return { itemId: item.id, seq: item.seq, what, why };
+}
+
+const data = (item: StoredItem): JsonObject => (isJsonObject(item.data) ? item.data : {});
+
+/**
+ * The neutral form of an item, or null (with an entry in `out`) for a type no format shares.
+ * @param target the format's name, for the reason given
+ */
+export function neutralOf(item: StoredItem, target: string, out: Dropped[]): Neutral | null {
+  const d = data(item);
+  switch (item.type) {
+    case 'message': {
+      const parts = d.parts;
+      const text = typeof d.content === 'string' ? d.content : partsText(parts);
+      return { kind: 'text', role: String(d.role), text, images: imageRefs(parts), item };
+    }
+    case 'tool_call':
+      return {
+        kind: 'call',
+        callId: String(d.callId),
+        name: String(d.name),
+        arguments: d.arguments ?? null,
+        item,
+      };
+    case 'tool_result':
+      return {
+        kind: 'result',
+        callId: String(d.callId),
+        name: typeof d.name === 'string' ? d.name : null,
+        output: d.output ?? null,
+        isError: d.isError === true,
+        item,
+      };
+    case 'reasoning':
+      return {
+        kind: 'reasoning',
+        text: typeof d.text === 'string' ? d.text : '',
+        signature: typeof d.signature === 'string' ? d.signature : null,
+        encryptedContent: typeof d.encryptedContent === 'string' ? d.encryptedContent : null,
+        summary: d.summary ?? null,
+        item,
+      };
+    default:
+      out.push(dropped(item, 'the whole item', `${target} has no ${item.type} records`));
+      return null;
+  }
+}
+
+/** The text parts of a content-part list (any format's text parts), joined by newlines. */
+export function partsText(parts: JsonValue | undefined): string {
+  if (!Array.isArray(parts)) return '';
+  return parts
+    .flatMap((p) => (isJsonObject(p) && typeof p.text === 'string' ? [p.text] : []))
+    .join('\n');
+}
+
+/** Image URLs (http(s) or data:) referenced by content parts in any format. */
+export function imageRefs(parts: JsonValue | undefined): string[] {
+  if (!Array.isArray(parts)) return [];
+  const urls: string[] = [];
+  for (const p of parts) {
+    if (!isJsonObject(p)) continue;
+    const chat = isJsonObject(p.image_url) ? p.image_url.url : null; // Chat
+    const responses = p.type === 'input_image' ? p.image_url : null; // Responses
+    const src = p.type === 'image' && isJsonObject(p.source) ? p.source : null; // Anthropic
+    const anthropic =
+      src?.type === 'url'
+        ? src.url
+        : src?.type === 'base64'
+          ? `data:${String(src.media_type)};base64,${String(src.data)}`
+          : null;
+    const file = p.type === 'file' && String(p.mediaType ?? '').startsWith('image/') ? p.url : null; // AI SDK
+    const url = chat ?? responses ?? anthropic ?? file;
+    if (typeof url === 'string') urls.push(url);
+  }
+  return urls;
+}
+
+/** Tool output as text: strings as they are, text-part lists joined, anything else as JSON. */
+export function outputText(output: JsonValue): string {
+  if (typeof output === 'string') return output;
+  if (Array.isArray(output) && output.every((p) => isJsonObject(p) && p.type === 'text')) {
+    return partsText(output);
+  }
+  return JSON.stringify(output);
+}
+
+/** Tool arguments as the JSON string OpenAI formats carry. */
+export function argumentsText(args: JsonValue): string {
+  return typeof args === 'string' ? args : JSON.stringify(args);
+}
+
+/** True when the entry is a compaction record rather than an item. */
+export function isCompaction(
+  entry: ContextEntry,
+): entry is { kind: 'compaction' } & CompactionRecord {
+  return 'kind' in entry && entry.kind === 'compaction';
+}
+
+/**
+ * The text a model is given for a compaction record: marked as a summary from the store, so
+ * the model does not take it for something the user said.
+ */
+export function summaryText(record: CompactionRecord): string {
+  return (
+    `[threadstore compaction summary of items ${record.startSeq}-${record.endSeq}; ` +
+    `the original messages were replaced by this summary]\n${record.summary}`
+  );
+}
+
+/** True for an item from a Claude Code side-chain line (a sub-agent's own conversation). */
+function isSideChain(item: StoredItem): boolean {
+  if (item.rawFormat !== 'CLAUDE_CODE_JSONL' || !isJsonObject(item.raw)) return false;
+  const line = isJsonObject(item.raw.record) ? item.raw.record : item.raw;
+  return line.isSidechain === true;
+}
+
+/**
+ * Applies compaction records to stored items (contract: Thread.context): each record in place of
+ * the items it covers, markers left out. Claude Code side-chain items (a sub-agent's own
+ * conversation, kept in the log) are left out of the model's context and listed in `out`.
+ */
+export function contextEntries(
+  items: readonly StoredItem[],
+  records: readonly CompactionRecord[],
+  out: Dropped[],
+): ContextEntry[] {
+  const wrapped = records.map((r) => ({ kind: 'compaction' as const, ...r }));
+  const main = items.filter((item) => {
+    if (!isSideChain(item)) return true;
+    out.push(dropped(item, 'the whole item', "a side chain is a sub-agent's conversation"));
+    return false;
+  });
+  return assembleContext(wrapped, main);
+}
