@@ -57,6 +57,9 @@ export type NewItem = {
   error?: ErrorInput | null | undefined;
   message?: MessageInput | null | undefined;
   other?: OtherItemInput | null | undefined;
+  /** The source record the item was made from, stored verbatim; needs rawFormat. Its JSON counts toward the item size limit together with the data. */
+  raw?: unknown;
+  rawFormat?: TranscriptFormat | null | undefined;
   reasoning?: ReasoningInput | null | undefined;
   resourceEvent?: ResourceEventInput | null | undefined;
   responseId?: string | null | undefined;
@@ -76,6 +79,9 @@ export type OtherItemInput = {
 
 /** A reasoning body. */
 export type ReasoningInput = {
+  encryptedContent?: string | null | undefined;
+  signature?: string | null | undefined;
+  summary?: unknown;
   text: string;
 };
 
@@ -131,6 +137,21 @@ export type ToolResultInput = {
   name?: string | null | undefined;
   output: unknown;
 };
+
+/** The transcript formats threadstore imports and exports. */
+export type TranscriptFormat =
+  /** Vercel AI SDK UIMessage list: [{id, role, parts: [...]}]. */
+  | 'AI_SDK_UI_MESSAGES'
+  /** Anthropic Messages API: {system?, messages: [{role, content: string | blocks}]}. */
+  | 'ANTHROPIC_MESSAGES'
+  /** Claude Code session JSONL: one record a line, several lines may share one message.id. */
+  | 'CLAUDE_CODE_JSONL'
+  /** OpenAI Chat Completions messages: [{role, content, tool_calls, tool_call_id, ...}]. */
+  | 'OPENAI_CHAT'
+  /** OpenAI Responses input/output items: [{type: message | reasoning | function_call | function_call_output | ...}]. */
+  | 'OPENAI_RESPONSES'
+  /** threadstore's own dump: one JSON line for the thread, then one per item and per compaction record; restores byte-identical on either database. */
+  | 'THREADSTORE_JSONL';
 
 export type FollowSubscriptionVariables = Exact<{
   threadId: string | number;

@@ -177,6 +177,8 @@ export async function addCompaction(
       createdAt: now,
       callId: null,
       dataJson: markerJson,
+      rawJson: null,
+      rawFormat: null,
     };
     const [written] = await insertItems(tx, tenantId, threadId, markerSeq, [marker], now);
     return { compaction, marker: written!, thread };

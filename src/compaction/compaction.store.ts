@@ -7,7 +7,12 @@
 import type { Executor } from '../db/transaction.js';
 import { type Compaction, Prisma } from '../generated/prisma/client.js';
 import { compactionId } from '../ids.js';
-import { type ItemRecord, inChunksWithinBudget, selectWithinBudget } from '../items/item.store.js';
+import {
+  type ItemRecord,
+  inChunksWithinBudget,
+  itemSizeSql,
+  selectWithinBudget,
+} from '../items/item.store.js';
 import { type SizedRows, withinBudget } from '../read-budget.js';
 
 /** A stored compaction record; `id` is "<threadId>:compaction:<markerSeq>". */
@@ -160,7 +165,7 @@ export async function selectUncoveredItems(
   budget: number,
 ): Promise<SizedRows<ItemRecord>> {
   const sizes = Prisma.sql`
-    SELECT i."threadId", i."seq", octet_length(i."dataJson") AS "size" FROM "Item" i
+    SELECT i."threadId", i."seq", ${itemSizeSql('i.')} AS "size" FROM "Item" i
     WHERE i."tenantId" = ${tenantId} AND i."threadId" = ${threadId} AND i."type" <> 'compaction'
       AND NOT EXISTS (SELECT 1 FROM "Compaction" c
         WHERE c."tenantId" = i."tenantId" AND c."threadId" = i."threadId"

@@ -21,6 +21,8 @@ export function toItemEventData(item: ItemRecord): ItemEventData {
     createdBy: item.createdBy,
     callId: item.callId,
     data: item.data,
+    raw: item.raw,
+    rawFormat: item.rawFormat,
   };
 }
 
@@ -42,6 +44,9 @@ export function fromItemEventData(
     createdBy: e.createdBy,
     callId: e.callId,
     data: e.data,
+    // Events published by an instance of an older version carry neither.
+    raw: e.raw ?? null,
+    rawFormat: e.rawFormat ?? null,
   };
 }
 

@@ -75,7 +75,13 @@ export const bodySchemas = {
     output: json.refine((v) => v !== undefined, 'is required'),
     isError: z.boolean().nullish(),
   }),
-  reasoning: z.object({ text: z.string() }),
+  reasoning: z.object({
+    text: z.string(),
+    // Sent back to the provider unchanged (contract: ReasoningItem.signature, encryptedContent).
+    signature: z.string().nullish(),
+    encryptedContent: z.string().nullish(),
+    summary: json.nullish(),
+  }),
   error: z.object({ reason: z.string(), code: shortText(256).nullish() }),
   resourceEvent: z.object({
     kind: shortText(256).min(1, 'must not be empty'),

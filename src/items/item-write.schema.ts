@@ -4,7 +4,7 @@
  */
 import { builder, needs } from '../schema/builder.js';
 import { ThreadRef } from '../threads/thread.schema.js';
-import { ItemRef, ItemStatusEnum } from './item.schema.js';
+import { ItemRef, ItemStatusEnum, TranscriptFormatEnum } from './item.schema.js';
 import { appendItems, type NewItemInput, purgeItems } from './item.service.js';
 import { BODY_FIELDS, type BodyField } from './item-types.js';
 
@@ -50,7 +50,12 @@ const bodyInputs: Record<BodyField, ReturnType<typeof builder.inputType>> = {
   }),
   reasoning: builder.inputType('ReasoningInput', {
     description: 'A reasoning body.',
-    fields: (t) => ({ text: t.string({ required: true }) }),
+    fields: (t) => ({
+      text: t.string({ required: true }),
+      signature: t.string(),
+      encryptedContent: t.string(),
+      summary: t.field({ type: 'JSON' }),
+    }),
   }),
   error: builder.inputType('ErrorInput', {
     description: 'An error body.',
@@ -94,6 +99,12 @@ export const NewItemInputRef = builder.inputType('NewItem', {
       type: 'DateTime',
       description: 'For importing history; defaults to the time of the append.',
     }),
+    raw: t.field({
+      type: 'JSON',
+      description:
+        'The source record the item was made from, stored verbatim; needs rawFormat. Its JSON counts toward the item size limit together with the data.',
+    }),
+    rawFormat: t.field({ type: TranscriptFormatEnum }),
     // One optional field per body field (item-types.ts, bodySchemas).
     ...Object.fromEntries(
       BODY_FIELDS.map((field) => [field, t.field({ type: bodyInputs[field] })]),

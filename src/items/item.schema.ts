@@ -8,6 +8,7 @@ import { builder, needs, pageCost } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
 import { ThreadRef } from '../threads/thread.schema.js';
 import type { ThreadRecord } from '../threads/thread.store.js';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../transcripts/types.js';
 import type { ItemRecord } from './item.store.js';
 import { findItem, lastItems, listItems } from './item-history.service.js';
 import { followThreadItems } from './item-stream.js';
@@ -18,6 +19,28 @@ import {
   itemTypeNameOf,
   KNOWN_ITEM_TYPES,
 } from './item-types.js';
+
+/** Descriptions of the TranscriptFormat values (contract-parts/transcripts.graphql). */
+const TRANSCRIPT_FORMAT_DESCRIPTIONS: Record<TranscriptFormat, string> = {
+  OPENAI_CHAT:
+    'OpenAI Chat Completions messages: [{role, content, tool_calls, tool_call_id, ...}].',
+  OPENAI_RESPONSES:
+    'OpenAI Responses input/output items: [{type: message | reasoning | function_call | function_call_output | ...}].',
+  ANTHROPIC_MESSAGES:
+    'Anthropic Messages API: {system?, messages: [{role, content: string | blocks}]}.',
+  CLAUDE_CODE_JSONL:
+    'Claude Code session JSONL: one record a line, several lines may share one message.id.',
+  AI_SDK_UI_MESSAGES: 'Vercel AI SDK UIMessage list: [{id, role, parts: [...]}].',
+  THREADSTORE_JSONL:
+    "threadstore's own dump: one JSON line for the thread, then one per item and per compaction record; restores byte-identical on either database.",
+};
+
+export const TranscriptFormatEnum = builder.enumType('TranscriptFormat', {
+  description: 'The transcript formats threadstore imports and exports.',
+  values: Object.fromEntries(
+    TRANSCRIPT_FORMATS.map((f) => [f, { description: TRANSCRIPT_FORMAT_DESCRIPTIONS[f] }]),
+  ) as Record<TranscriptFormat, { description: string }>,
+});
 
 export const ItemStatusEnum = builder.enumType('ItemStatus', {
   values: ITEM_STATUSES,
@@ -90,6 +113,19 @@ export const ConversationItemRef = builder.interfaceRef<ItemRecord>('Conversatio
       description:
         'The whole stored payload: the type-specific fields below under their GraphQL names, as one object (null fields may be left out); for OtherItem, the data given.',
       resolve: (item) => item.data,
+    }),
+    raw: t.field({
+      type: 'JSON',
+      nullable: true,
+      description:
+        'The source record this item was made from, verbatim (e.g. one Anthropic content block, one OpenAI Responses item); null when written without one.',
+      resolve: (item) => item.raw ?? null,
+    }),
+    rawFormat: t.field({
+      type: TranscriptFormatEnum,
+      nullable: true,
+      description: 'The TranscriptFormat that raw belongs to.',
+      resolve: (item) => (item.rawFormat as TranscriptFormat | null) ?? null,
     }),
   }),
 });
@@ -180,6 +216,23 @@ export const ToolResultItemRef = itemType('ToolResultItem', 'The output of a too
 
 export const ReasoningItemRef = itemType('ReasoningItem', "The model's reasoning text.", (t) => ({
   text: t.string({ description: 'The reasoning.', resolve: (i) => String(data(i).text) }),
+  signature: t.string({
+    nullable: true,
+    description: 'Must be sent back unchanged with the reasoning (Anthropic thinking.signature).',
+    resolve: (i) => (data(i).signature as string | undefined) ?? null,
+  }),
+  encryptedContent: t.string({
+    nullable: true,
+    description:
+      'Reasoning the provider keeps encrypted (OpenAI encrypted_content, Anthropic redacted_thinking data); text is empty when only this is known.',
+    resolve: (i) => (data(i).encryptedContent as string | undefined) ?? null,
+  }),
+  summary: t.field({
+    type: 'JSON',
+    nullable: true,
+    description: "The provider's reasoning summary parts, as given.",
+    resolve: (i) => data(i).summary ?? null,
+  }),
 }));
 
 export const ErrorItemRef = itemType('ErrorItem', 'An error the agent ran into.', (t) => ({

@@ -25,6 +25,7 @@ import {
   type ThreadRecord,
   touchThread,
 } from '../threads/thread.store.js';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../transcripts/types.js';
 import {
   deleteIdempotencyKeysBefore,
   deleteItemsBefore,
@@ -50,6 +51,9 @@ export type NewItemInput = {
   responseId?: string | null;
   createdBy?: string | null;
   createdAt?: Date | null;
+  /** The source record (contract: NewItem.raw); needs rawFormat. */
+  raw?: unknown;
+  rawFormat?: TranscriptFormat | null;
 } & { [K in BodyField]?: Record<string, unknown> | null };
 
 const MAX_LABEL_LENGTH = 256;
@@ -95,16 +99,14 @@ export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: stri
     });
   }
   // The JSON scalar checked the arguments; this also covers the importer's parsed files.
-  const problem = jsonProblem(data, { maxDepth: MAX_JSON_DEPTH });
-  if (problem) {
-    const at = problem.at ? ` at ${problem.at}` : '';
-    throw new BadUserInputError(`${path}: its data${at}: ${problem.reason}.`, { field: path });
-  }
-  const dataJson = JSON.stringify(data);
-  const bytes = jsonBytes(dataJson);
+  const dataJson = checkedJson(data, `${path}: its data`, path);
+  const { rawJson, rawFormat } = checkRaw(input, path);
+  // raw counts toward the item size limit together with data: both are stored and read back.
+  const bytes = jsonBytes(dataJson) + (rawJson === null ? 0 : jsonBytes(rawJson));
   if (bytes > ctx.limits.maxItemBytes) {
+    const what = rawJson === null ? 'its data is' : 'its data and raw are';
     throw new PayloadTooLargeError(
-      `${path}: its data is ${bytes} bytes of JSON; the limit is ${ctx.limits.maxItemBytes} bytes per item.`,
+      `${path}: ${what} ${bytes} bytes of JSON; the limit is ${ctx.limits.maxItemBytes} bytes per item.`,
       { field: path, bytes, limit: ctx.limits.maxItemBytes },
     );
   }
@@ -116,7 +118,48 @@ export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: stri
     createdAt: input.createdAt ?? null,
     callId,
     dataJson,
+    rawJson,
+    rawFormat,
   };
+}
+
+/** JSON text of a value the JSON rules accept. @throws BadUserInputError naming `what` */
+function checkedJson(value: unknown, what: string, field: string): string {
+  const problem = jsonProblem(value, { maxDepth: MAX_JSON_DEPTH });
+  if (problem) {
+    const at = problem.at ? ` at ${problem.at}` : '';
+    throw new BadUserInputError(`${what}${at}: ${problem.reason}.`, { field });
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * raw and rawFormat of a NewItem: both or neither (contract: ConversationItem.rawFormat is the
+ * format raw belongs to). @throws BadUserInputError
+ */
+function checkRaw(
+  input: NewItemInput,
+  path: string,
+): { rawJson: string | null; rawFormat: TranscriptFormat | null } {
+  const hasRaw = input.raw !== undefined && input.raw !== null;
+  const rawFormat = input.rawFormat ?? null;
+  if (hasRaw !== (rawFormat !== null)) {
+    const field = hasRaw ? `${path}.rawFormat` : `${path}.raw`;
+    throw new BadUserInputError(
+      `${path}: raw and rawFormat go together; set ${hasRaw ? 'rawFormat to the format raw is in' : 'raw to the source record, or leave rawFormat out'}.`,
+      { field },
+    );
+  }
+  if (rawFormat !== null && !(TRANSCRIPT_FORMATS as readonly string[]).includes(rawFormat)) {
+    throw new BadUserInputError(
+      `${path}.rawFormat must be one of ${TRANSCRIPT_FORMATS.join(', ')}.`,
+      {
+        field: `${path}.rawFormat`,
+      },
+    );
+  }
+  if (!hasRaw) return { rawJson: null, rawFormat: null };
+  return { rawJson: checkedJson(input.raw, `${path}.raw`, `${path}.raw`), rawFormat };
 }
 
 /**
@@ -243,7 +286,12 @@ export async function appendItems(
  */
 function requestHashOf(prepared: PreparedItem[]): string {
   return jsonHash(
-    prepared.map(({ dataJson, ...rest }) => ({ ...rest, data: JSON.parse(dataJson) as unknown })),
+    prepared.map(({ dataJson, rawJson, rawFormat, ...rest }) => ({
+      ...rest,
+      data: JSON.parse(dataJson) as unknown,
+      // Only when set, so that keys recorded before raw existed still match.
+      ...(rawJson === null ? {} : { raw: JSON.parse(rawJson) as unknown, rawFormat }),
+    })),
   );
 }
 

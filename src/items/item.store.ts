@@ -26,6 +26,10 @@ export interface ItemRecord {
   createdBy: string | null;
   callId: string | null;
   data: unknown;
+  /** The source record the item was imported from (contract: ConversationItem.raw), or null. */
+  raw: unknown;
+  /** The TranscriptFormat of raw; null when raw is. */
+  rawFormat: string | null;
 }
 
 /** An item checked and serialised by item.service.ts (prepareItem), ready to get a seq. */
@@ -38,6 +42,9 @@ export interface PreparedItem {
   createdAt: Date | null;
   callId: string | null;
   dataJson: string;
+  /** JSON text of the source record; null without one. */
+  rawJson: string | null;
+  rawFormat: string | null;
 }
 
 /** Parses a row: raw statements return driver types (bigint, text times). */
@@ -56,11 +63,23 @@ export function toItemRecord(row: Item): ItemRecord {
     callId: row.callId,
     // null: a look-ahead row read without its data (selectItemPage).
     data: row.dataJson === null ? null : (JSON.parse(row.dataJson) as unknown),
+    raw: row.rawJson == null ? null : (JSON.parse(row.rawJson) as unknown),
+    rawFormat: row.rawFormat ?? null,
   };
 }
 
-/** Rows per INSERT: 10 parameters a row, under SQLite's cap of 999. */
-const ITEMS_PER_INSERT = 90;
+/** Rows per INSERT: 12 parameters a row, under SQLite's cap of 999. */
+const ITEMS_PER_INSERT = 80;
+
+/**
+ * The stored size of an item row in bytes, for read budgets: its data and its raw record (the
+ * two JSON texts a read returns). `alias` is the table alias with its dot, or ''.
+ */
+export function itemSizeSql(alias = ''): Prisma.Sql {
+  return Prisma.raw(
+    `(octet_length(${alias}"dataJson") + COALESCE(octet_length(${alias}"rawJson"), 0))`,
+  );
+}
 
 /**
  * Writes prepared items at seqs firstSeq.. and returns them as records. Raw multi-row
@@ -86,15 +105,17 @@ export async function insertItems(
     createdBy: item.createdBy,
     callId: item.callId,
     dataJson: item.dataJson,
+    rawJson: item.rawJson,
+    rawFormat: item.rawFormat,
   }));
   for (let start = 0; start < rows.length; start += ITEMS_PER_INSERT) {
     const values = rows
       .slice(start, start + ITEMS_PER_INSERT)
       .map(
         (r) =>
-          Prisma.sql`(${r.tenantId}, ${r.threadId}, ${r.seq}, ${r.type}, ${r.status}, ${r.responseId}, ${r.createdAt}, ${r.createdBy}, ${r.callId}, ${r.dataJson})`,
+          Prisma.sql`(${r.tenantId}, ${r.threadId}, ${r.seq}, ${r.type}, ${r.status}, ${r.responseId}, ${r.createdAt}, ${r.createdBy}, ${r.callId}, ${r.dataJson}, ${r.rawJson}, ${r.rawFormat})`,
       );
-    await tx.$executeRaw`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson") VALUES ${Prisma.join(values)}`;
+    await tx.$executeRaw`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat") VALUES ${Prisma.join(values)}`;
   }
   return rows.map(toItemRecord);
 }
@@ -184,7 +205,7 @@ export async function selectItemPage(
 ): Promise<SizedRows<ItemRecord>> {
   const dir = Prisma.raw(q.forward ? 'ASC' : 'DESC');
   const sizes = Prisma.sql`
-    SELECT "threadId", "seq", octet_length("dataJson") AS "size" FROM "Item"
+    SELECT "threadId", "seq", ${itemSizeSql()} AS "size" FROM "Item"
     WHERE "tenantId" = ${q.tenantId} AND "threadId" = ${q.threadId} AND "seq" > ${q.lower}
       ${q.upper === null ? Prisma.empty : Prisma.sql`AND "seq" < ${q.upper}`}
       ${typesCondition(q.types)}
@@ -200,7 +221,7 @@ type SizedItemRow = Item & { size: number | bigint; run: number | bigint | strin
 /**
  * The items whose keys and sizes `sizes` selects ("threadId", "seq", "size"), in (threadId,
  * seq) order `dir`, until the running sum of sizes passes `budget`. Sizes are octet_length of
- * the stored text, which neither database reads the value for (SQLite 3.43+: the record
+ * the stored texts (data and raw), which neither database reads the value for (SQLite 3.43+: the record
  * header; PostgreSQL: the TOAST header); the one row that passes comes without its data.
  * Rows after the first `charged` are not charged (see withinBudget).
  */
@@ -215,7 +236,9 @@ export async function selectWithinBudget(
   const rows = await db.$queryRaw<SizedItemRow[]>`
     SELECT i."tenantId", i."threadId", i."seq", i."type", i."status", i."responseId",
       i."createdAt", i."createdBy", i."callId",
-      CASE WHEN s."run" <= ${budget} THEN i."dataJson" END AS "dataJson", s."size", s."run"
+      CASE WHEN s."run" <= ${budget} THEN i."dataJson" END AS "dataJson",
+      CASE WHEN s."run" <= ${budget} THEN i."rawJson" END AS "rawJson", i."rawFormat",
+      s."size", s."run"
     FROM (SELECT "threadId", "seq", "size",
             SUM("size") OVER (ORDER BY "threadId" ${dir}, "seq" ${dir} ROWS UNBOUNDED PRECEDING) AS "run"
           FROM (${sizes}) p) s
@@ -275,7 +298,7 @@ export async function selectItems(
       db,
       tenantId,
       Prisma.sql`
-        SELECT "threadId", "seq", octet_length("dataJson") AS "size" FROM "Item"
+        SELECT "threadId", "seq", ${itemSizeSql()} AS "size" FROM "Item"
         WHERE "tenantId" = ${tenantId}
           AND ("threadId", "seq") IN (${Prisma.join(chunk.map((k) => Prisma.sql`(${k.threadId}, ${k.seq})`))})`,
       Prisma.raw('ASC'),
@@ -296,7 +319,7 @@ export async function selectNewestItems(
       db,
       tenantId,
       Prisma.sql`
-        SELECT i."threadId", i."seq", octet_length(i."dataJson") AS "size" FROM "Item" i
+        SELECT i."threadId", i."seq", ${itemSizeSql('i.')} AS "size" FROM "Item" i
         JOIN (SELECT "threadId", MAX("seq") AS "maxSeq" FROM "Item"
               WHERE "tenantId" = ${tenantId} AND "threadId" IN (${Prisma.join(chunk)})
               GROUP BY "threadId") m

@@ -31,6 +31,9 @@ export interface ItemEventData {
   createdBy: string | null;
   callId: string | null;
   data: unknown;
+  /** The item's source record and its TranscriptFormat (null when written without one). */
+  raw: unknown;
+  rawFormat: string | null;
 }
 
 /** Items appended to one thread (seqs firstSeq..lastSeq, consecutive), or the thread deleted. */

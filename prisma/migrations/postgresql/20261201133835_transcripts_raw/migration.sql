@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Item" ADD COLUMN     "rawFormat" TEXT,
+ADD COLUMN     "rawJson" TEXT;
