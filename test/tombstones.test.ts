@@ -183,13 +183,21 @@ describe('a deleted thread id', () => {
       ctx,
       {
         index: 0,
-        label: 'imported',
-        metadata: {},
-        items: [{ message: { role: 'user', content: 'hi' } }],
+        meta: {},
+        compactions: [],
+        items: [
+          {
+            responseId: null,
+            createdBy: null,
+            createdAt: null,
+            message: { role: 'user', content: 'hi' },
+            raw: null,
+            rawFormat: 'OPENAI_CHAT',
+          },
+        ],
       },
-      { agentId: 'importer' },
+      { agentId: 'importer', threadId: id },
     );
-    prepared.thread.id = id;
     await expect(writeConversation(ctx, prepared)).rejects.toThrow(ConflictError);
     expect(await look(id)).toEqual({ thread: null, nodes: [null, null, null, null] });
   });

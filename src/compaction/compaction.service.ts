@@ -49,11 +49,12 @@ export interface AddCompactionInput {
 }
 
 /**
- * Checks what can be checked without the database and serialises the marker's data.
+ * Checks what can be checked without the database and serialises the marker's data (also
+ * for the transcript importer, which writes records of a new thread).
  * @returns the marker's data as JSON text
  * @throws BadUserInputError, PayloadTooLargeError (see addCompaction)
  */
-function checkInput(ctx: ServiceContext, input: AddCompactionInput): string {
+export function checkCompactionInput(ctx: ServiceContext, input: AddCompactionInput): string {
   assertThreadId(input.threadId, 'threadId');
   const { startSeq, endSeq } = input;
   if (startSeq < 0)
@@ -150,7 +151,7 @@ export async function addCompaction(
   ctx: ServiceContext,
   input: AddCompactionInput,
 ): Promise<{ compaction: CompactionRecord; marker: ItemRecord; thread: ThreadRecord }> {
-  const markerJson = checkInput(ctx, input);
+  const markerJson = checkCompactionInput(ctx, input);
   const { threadId, startSeq, endSeq } = input;
   const createdBy = input.createdBy ?? null;
   const now = new Date();

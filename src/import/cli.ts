@@ -1,48 +1,158 @@
 /**
- * `npm run import -- [--agent <agentId>] [--database <url>] <file>...`
+ * `npm run import -- [--format <f>] [--tenant <t>] [--agent <a>] [--id-prefix <p>]
+ *   [--database <url>] <file>...`
  *
- * Imports OpenAI Chat Completions transcripts (see openai-chat.ts for the layouts), one thread
- * per conversation. Every file is read, parsed and checked before anything is written; a bad
- * file is reported as "<file>: <where>: <why>" on stderr and skipped, the others are
- * imported. Exit code 0 when everything was imported, 1 when anything failed, 2 for bad usage.
+ * Imports transcripts in any TranscriptFormat (file-source.ts: JSON or JSONL, streamed one
+ * conversation at a time), one thread per conversation, each in one transaction through the
+ * same services as the importTranscript mutation (import.service.ts). The format is detected
+ * when --format is left out, and said on stdout. Importing a conversation again creates
+ * nothing: its idempotency key is a SHA-256 of its content (import.service.ts, contentKey).
+ * With --id-prefix, thread ids are the prefix plus 32 hex digits of that hash (the same file
+ * gives the same ids); otherwise they are random UUIDs.
+ *
+ * stdout: one line per file (its format), one per conversation (created or already
+ * imported), a summary, and last `created threads: <id> <id> ...`. stderr: one line per
+ * failure, "<file>: <line or index>: <why>"; nothing of a failed conversation is written, the
+ * others are imported. Exit code 0 when everything was imported, 1 when anything failed, 2 for
+ * bad usage.
  */
-import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runCommand } from '../cli.js';
 import { limitsFromEnv, type ServiceContext } from '../context.js';
 import { openDatabase } from '../db/client.js';
 import { parseEnv } from '../env.js';
+import { ThreadstoreError } from '../errors.js';
 import { anonymousIdentity } from '../identity/identity.js';
+import { jsonHash } from '../json.js';
 import { createEventBus } from '../pubsub/bus.js';
-import {
-  type PreparedConversation,
-  prepareConversation,
-  writeConversation,
-} from './import.service.js';
-import { parseTranscriptFile, TranscriptFormatError } from './openai-chat.js';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../transcripts/types.js';
+import { readSource, type SourceUnit, UnknownFormatError } from './file-source.js';
+import { contentKey, type ImportResult, importConversation, scalarMeta } from './import.service.js';
+import { restoreDump } from './restore.service.js';
 
 const USAGE =
-  'usage: npm run import -- [--tenant <tenantId>] [--agent <agentId>] [--database <url>] <file>...';
-const DEFAULT_AGENT_ID = 'openai-chat-import';
-
-/** "<file>: <message>", without repeating the file when the error already names it. */
-function failure(file: string, error: unknown): string {
-  if (error instanceof TranscriptFormatError) return error.message;
-  return `${file}: ${error instanceof Error ? error.message : String(error)}`;
-}
+  'usage: npm run import -- [--format <format>] [--tenant <tenantId>] [--agent <agentId>] [--id-prefix <prefix>] [--database <url>] <file>...';
+const DEFAULT_AGENT_ID = 'transcript-import';
 
 /** The command line's options and files. @throws TypeError for an unknown option */
 function parseCommandLine(argv: string[]) {
   return parseArgs({
     args: argv,
     options: {
+      format: { type: 'string' },
       agent: { type: 'string' },
       tenant: { type: 'string' },
+      'id-prefix': { type: 'string' },
       database: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
   });
+}
+
+type Options = ReturnType<typeof parseCommandLine>['values'];
+
+/** Counts over the whole run. */
+interface Tally {
+  created: string[];
+  items: number;
+  replayed: number;
+  failed: number;
+}
+
+/** "items[12]: ..." of a Claude Code session as "line N: items[12]: ...". */
+function located(message: string, lineOfItem: number[] | undefined): string {
+  const index = /^items\[(\d+)\]/.exec(message)?.[1];
+  const line = index === undefined ? undefined : lineOfItem?.[Number(index)];
+  return line === undefined ? message : `line ${line}: ${message}`;
+}
+
+/** Imports one unit of a file; prints what happened. */
+async function importUnit(
+  ctx: ServiceContext,
+  file: string,
+  format: TranscriptFormat,
+  unit: Exclude<SourceUnit, { kind: 'format' }>,
+  values: Options,
+  tally: Tally,
+): Promise<void> {
+  if (unit.kind === 'failure') {
+    tally.failed += 1;
+    const where = unit.location ? `${unit.location}: ` : '';
+    process.stderr.write(`${file}: ${where}${unit.reason}\n`);
+    return;
+  }
+  const name = basename(file);
+  let result: ImportResult;
+  let label: string;
+  try {
+    if (unit.kind === 'dump') {
+      const key = `content-sha256:${jsonHash(unit.lines)}`;
+      label = `${name} (dump)`;
+      result = await restoreDump(ctx, unit.lines, { agentId: values.agent, idempotencyKey: key });
+    } else {
+      const { conversation } = unit;
+      const key = contentKey(format, conversation);
+      const prefix = values['id-prefix'];
+      label = `${name} #${conversation.index}`;
+      result = await importConversation(ctx, conversation, {
+        threadId: prefix === undefined ? null : `${prefix}${key.split(':')[1]!.slice(0, 32)}`,
+        agentId: values.agent ?? DEFAULT_AGENT_ID,
+        name: label,
+        metadata: {
+          ...scalarMeta(conversation.meta),
+          importedFrom: name,
+          conversationIndex: conversation.index,
+          format,
+        },
+        idempotencyKey: key,
+      });
+    }
+  } catch (error) {
+    if (!(error instanceof ThreadstoreError)) throw error;
+    tally.failed += 1;
+    const lines = unit.kind === 'conversation' ? unit.lineOfItem : undefined;
+    const at = unit.kind === 'conversation' ? `conversation ${unit.conversation.index}: ` : '';
+    const where = lines ? '' : at;
+    process.stderr.write(`${file}: ${where}${located(error.message, lines)}\n`);
+    return;
+  }
+  const { thread } = result;
+  if (result.replayed) {
+    tally.replayed += 1;
+    process.stdout.write(`${thread.id}  ${label}  already imported, nothing written\n`);
+    return;
+  }
+  tally.created.push(thread.id);
+  tally.items += result.itemsImported;
+  const records = result.compactionsImported ? `, ${result.compactionsImported} compactions` : '';
+  process.stdout.write(`${thread.id}  ${label}  ${result.itemsImported} items${records}\n`);
+}
+
+/** Imports every conversation of one file. */
+async function importFile(
+  ctx: ServiceContext,
+  file: string,
+  values: Options,
+  tally: Tally,
+): Promise<void> {
+  let format: TranscriptFormat | null = null;
+  try {
+    for await (const unit of readSource(file, (values.format as TranscriptFormat) ?? null)) {
+      if (unit.kind === 'format') {
+        format = unit.format;
+        process.stdout.write(`${file}: format ${format}${unit.detected ? ' (detected)' : ''}\n`);
+        continue;
+      }
+      await importUnit(ctx, file, format!, unit, values, tally);
+    }
+  } catch (error) {
+    const known = error instanceof UnknownFormatError || (error as { code?: string }).code;
+    if (!known) throw error;
+    tally.failed += 1;
+    process.stderr.write(`${file}: ${(error as Error).message}\n`);
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -58,6 +168,10 @@ async function main(argv: string[]): Promise<number> {
     (values.help ? process.stdout : process.stderr).write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
+  if (values.format && !(TRANSCRIPT_FORMATS as readonly string[]).includes(values.format)) {
+    process.stderr.write(`--format must be one of ${TRANSCRIPT_FORMATS.join(', ')}\n${USAGE}\n`);
+    return 2;
+  }
   const env = parseEnv();
   const db = await openDatabase(values.database ?? env.DATABASE_URL, {
     setting: values.database === undefined ? 'DATABASE_URL' : '--database',
@@ -72,43 +186,19 @@ async function main(argv: string[]): Promise<number> {
     events: createEventBus(),
     limits: limitsFromEnv(env),
   };
-  const options = { agentId: values.agent ?? DEFAULT_AGENT_ID };
-  let failed = 0;
+  const tally: Tally = { created: [], items: 0, replayed: 0, failed: 0 };
   try {
-    // Read, parse and check every file first: a bad file is skipped whole, before any write.
-    const ready: { file: string; conversations: PreparedConversation[] }[] = [];
-    for (const file of files) {
-      try {
-        const conversations = parseTranscriptFile(readFileSync(file, 'utf8'), file);
-        const prepared = conversations.map((c) => prepareConversation(ctx, c, options));
-        ready.push({ file, conversations: prepared });
-      } catch (error) {
-        failed += 1;
-        process.stderr.write(`${failure(file, error)}\n`);
-      }
-    }
-    let threads = 0;
-    let items = 0;
-    for (const { file, conversations } of ready) {
-      for (const conversation of conversations) {
-        try {
-          const thread = await writeConversation(ctx, conversation);
-          threads += 1;
-          items += thread.itemCount;
-          process.stdout.write(`${thread.id}  ${thread.name ?? ''}  ${thread.itemCount} items\n`);
-        } catch (error) {
-          failed += 1;
-          process.stderr.write(`${failure(file, error)}\n`);
-        }
-      }
-    }
-    const problems = failed ? `; ${failed} failed (see above)` : '';
-    const from = `from ${ready.length} of ${files.length} files`;
-    process.stdout.write(`imported ${threads} threads with ${items} items ${from}${problems}\n`);
+    for (const file of files) await importFile(ctx, file, values, tally);
+    const again = tally.replayed ? `; ${tally.replayed} already imported (nothing written)` : '';
+    const problems = tally.failed ? `; ${tally.failed} failed (see stderr)` : '';
+    process.stdout.write(
+      `imported ${tally.created.length} threads with ${tally.items} items from ${files.length} files${again}${problems}\n`,
+    );
+    process.stdout.write(`created threads:${tally.created.map((id) => ` ${id}`).join('')}\n`);
   } finally {
     await db.close();
   }
-  return failed ? 1 : 0;
+  return tally.failed ? 1 : 0;
 }
 
 runCommand(main);

@@ -1,110 +1,353 @@
 /**
- * Writes parsed transcripts (openai-chat.ts) through the service layer: one thread per
- * conversation with all its items, checked by the same rules as createThread and appendItems,
- * in one transaction per conversation.
+ * Imports transcripts (src/transcripts/ codecs) through the service layer: one conversation
+ * becomes one new thread with all its items and compaction records, written in ONE
+ * transaction by the same rules as createThread, appendItems and addCompaction (seq counter,
+ * tombstones, tenant, item and metadata limits). Used by the importTranscript mutation and by
+ * `npm run import`. THREADSTORE_JSONL dumps are restored by restore.service.ts.
+ *
+ * Idempotency: with a key, the first import records (key, requestHash, thread) in ImportKey in
+ * the same transaction; importing again with the key and deep-equal content answers with that
+ * thread (replayed: true) and writes nothing; the key with other content is a CONFLICT.
  */
+
+import { checkCompactionInput } from '../compaction/compaction.service.js';
+import { insertCompaction } from '../compaction/compaction.store.js';
 import type { ServiceContext } from '../context.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { transaction } from '../db/transaction.js';
-import { prepareItem, reserveSeqs } from '../items/item.service.js';
+import { assertNoNul, BadUserInputError, ConflictError, quote, wellFormed } from '../errors.js';
+import { type NewItemInput, prepareItem, reserveSeqs } from '../items/item.service.js';
 import { type ItemRecord, insertItems, type PreparedItem } from '../items/item.store.js';
 import { publishAppended } from '../items/item-events.js';
+import { jsonHash } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
 import { insertNewThread, newThreadRow } from '../threads/thread.service.js';
 import type { NewThreadRow, ThreadRecord } from '../threads/thread.store.js';
-import type { ParsedConversation } from './openai-chat.js';
+import { bodyFieldOf } from '../transcripts/envelope.js';
+import { CODECS } from '../transcripts/index.js';
+import {
+  type CompactionDraft,
+  type DecodedConversation,
+  type ItemDraft,
+  type JsonObject,
+  TranscriptError,
+  type TranscriptFormat,
+} from '../transcripts/types.js';
+import { insertImportKey, selectImportKey } from './import.store.js';
+import { restoreDump } from './restore.service.js';
 
-/** Rows per insert statement: appendItems' default batch, well under SQLite's variable limit. */
+/** Rows per insertItems call: bounds one call's statement list. */
 const INSERT_CHUNK = 500;
 
 /**
  * An interactive transaction's time limit, in ms. Prisma's default (5 s) is meant for request
  * handlers; one conversation of tens of thousands of items may take longer.
  */
-const TRANSACTION_TIMEOUT_MS = 120_000;
+export const IMPORT_TRANSACTION_TIMEOUT_MS = 120_000;
 
-export interface ImportOptions {
-  /** The owner of the imported threads. */
+const MAX_KEY_LENGTH = 256;
+
+/** The thread an imported conversation becomes, and the import's idempotency key. */
+export interface ConversationOptions {
+  /** Generated (random UUID) when left out. */
+  threadId?: string | null;
   agentId: string;
+  name?: string | null;
+  metadata?: unknown;
+  idempotencyKey?: string | null;
 }
 
-/** A conversation checked and serialised, ready to write. */
+/** The contract's ImportTranscriptInput. */
+export interface ImportTranscriptInput extends ConversationOptions {
+  format: TranscriptFormat;
+  transcript: unknown;
+}
+
+/** The contract's ImportTranscriptPayload. */
+export interface ImportResult {
+  thread: ThreadRecord;
+  itemsImported: number;
+  compactionsImported: number;
+  replayed: boolean;
+}
+
+/**
+ * The conversations of a transcript (codec decode), with decode errors as BAD_USER_INPUT.
+ * @throws BadUserInputError "transcript: <line or index>: <why>" (field: transcript)
+ */
+export function decodeTranscript(format: TranscriptFormat, source: unknown): DecodedConversation[] {
+  const codec = CODECS[format];
+  if (!codec) throw new Error(`no codec decodes ${format}`);
+  try {
+    return codec.decode(source);
+  } catch (error) {
+    throw asUserError(error);
+  }
+}
+
+/** A TranscriptError as BAD_USER_INPUT naming where; anything else unchanged. */
+export function asUserError(error: unknown, prefix = 'transcript'): unknown {
+  if (!(error instanceof TranscriptError)) return error;
+  return new BadUserInputError(`${prefix}: ${error.message}.`.replace(/\.\.$/, '.'), {
+    field: 'transcript',
+    location: error.location,
+  });
+}
+
+/**
+ * importTranscript: one transcript, one conversation, one new thread.
+ * @throws BadUserInputError (a part of the transcript that does not decode, named; more than
+ *   one conversation; an item or a record that breaks a rule), PayloadTooLargeError,
+ *   ConflictError (thread id taken or deleted; key used with other content)
+ */
+export async function importTranscript(
+  ctx: ServiceContext,
+  input: ImportTranscriptInput,
+): Promise<ImportResult> {
+  if (input.format === 'THREADSTORE_JSONL') {
+    return restoreDump(ctx, input.transcript, input);
+  }
+  const conversations = decodeTranscript(input.format, input.transcript);
+  if (conversations.length !== 1) {
+    throw new BadUserInputError(
+      `transcript holds ${conversations.length} conversations; importTranscript creates one thread, so send them one at a time (npm run import splits a file).`,
+      { field: 'transcript', conversations: conversations.length },
+    );
+  }
+  const conversation = conversations[0]!;
+  return importConversation(ctx, conversation, {
+    ...input,
+    metadata: input.metadata ?? scalarMeta(conversation.meta),
+  });
+}
+
+/** The keys of a conversation's meta that hold a JSON scalar: default thread metadata. */
+export function scalarMeta(meta: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(meta)) if (v === null || typeof v !== 'object') out[k] = v;
+  return out;
+}
+
+/**
+ * The idempotency key the CLI derives from a conversation's content: a SHA-256 of the canonical
+ * JSON of its format, item drafts and compaction records (the same conversation, wherever and
+ * however often it is read, gets the same key).
+ */
+export function contentKey(format: TranscriptFormat, conversation: DecodedConversation): string {
+  const { items, compactions } = conversation;
+  return `content-sha256:${jsonHash({ format, items, compactions })}`;
+}
+
+/** A conversation checked by the API's rules and serialised, ready to write. */
 export interface PreparedConversation {
   thread: NewThreadRow;
   items: PreparedItem[];
+  /** Compaction records with their marker data (JSON text). */
+  compactions: (CompactionDraft & { markerJson: string })[];
+  key: string | null;
+  requestHash: string;
+}
+
+/** A draft as appendItems takes it. */
+export function draftToInput(draft: ItemDraft): NewItemInput {
+  const field = bodyFieldOf(draft);
+  return {
+    status: draft.status ?? 'COMPLETED',
+    responseId: draft.responseId,
+    createdBy: draft.createdBy,
+    createdAt: draft.createdAt === null ? null : new Date(draft.createdAt),
+    [field]: draft[field] as Record<string, unknown>,
+    raw: draft.raw,
+    rawFormat: draft.raw === null ? null : draft.rawFormat,
+  };
 }
 
 /**
- * Checks a conversation by the API's rules without writing: the thread (random id, name =
- * label, metadata) and every item.
- * @throws BadUserInputError, PayloadTooLargeError naming the item ("<label>: items[12]...")
+ * Checks a conversation without writing: the thread (createThread's rules), every item
+ * (appendItems' rules, "items[i]" naming its position, which is its seq), every compaction
+ * record (addCompaction's rules; ranges within the items, in order, not overlapping).
+ * @throws BadUserInputError, PayloadTooLargeError
  */
 export function prepareConversation(
   ctx: ServiceContext,
-  conversation: ParsedConversation,
-  options: ImportOptions,
+  conversation: DecodedConversation,
+  options: ConversationOptions,
   now = new Date(),
 ): PreparedConversation {
-  const thread = newThreadRow(
-    ctx,
-    { agentId: options.agentId, name: conversation.label, metadata: conversation.metadata },
-    now,
-  );
-  const items = conversation.items.map((item, i) =>
-    prepareItem(ctx, item, `${conversation.label}: items[${i}]`),
-  );
-  return { thread, items };
+  const key = options.idempotencyKey ?? null;
+  assertNoNul(key, 'idempotencyKey');
+  if (key !== null && (key.length === 0 || key.length > MAX_KEY_LENGTH)) {
+    throw new BadUserInputError(`idempotencyKey must be 1 to ${MAX_KEY_LENGTH} characters.`, {
+      field: 'idempotencyKey',
+    });
+  }
+  const thread = newThreadRow(ctx, { ...options, id: options.threadId }, now);
+  const items = conversation.items.map((d, i) => prepareItem(ctx, draftToInput(d), `items[${i}]`));
+  let next = 0;
+  const compactions = conversation.compactions.map((c, i) => {
+    const where = `compactions[${i}]`;
+    if (c.startIndex < next || c.endIndex >= items.length) {
+      throw new BadUserInputError(
+        `${where}: the range ${c.startIndex}..${c.endIndex} must lie within items 0..${items.length - 1}, after the previous record's.`,
+        { field: where },
+      );
+    }
+    next = c.endIndex + 1;
+    const markerJson = checkCompactionInput(ctx, {
+      threadId: thread.id,
+      startSeq: c.startIndex,
+      endSeq: c.endIndex,
+      summary: c.summary,
+      createdBy: c.createdBy,
+    });
+    return { ...c, markerJson };
+  });
+  // What a replay must match: the content and the thread fields asked for (id only if given).
+  const requestHash = jsonHash({
+    items: conversation.items,
+    compactions: conversation.compactions,
+    thread: {
+      id: options.threadId ?? null,
+      agentId: options.agentId,
+      name: options.name ?? null,
+      metadata: options.metadata ?? {},
+    },
+  });
+  return { thread, items, compactions, key, requestHash };
 }
 
 /**
- * Imports one conversation as a new thread with all its items (seqs 0..n-1), in one
- * transaction, so a failure writes nothing of it; publishes CREATED and ITEMS_APPENDED after
- * commit.
- * @returns the thread as written (nextSeq = itemCount = number of items)
- * @throws BadUserInputError, PayloadTooLargeError before anything is written (see
- *   prepareConversation); database errors roll the whole conversation back
+ * Imports one decoded conversation as a new thread (prepareConversation, then
+ * writeConversation), or answers a replay of its key.
  */
 export async function importConversation(
   ctx: ServiceContext,
-  conversation: ParsedConversation,
-  options: ImportOptions,
-): Promise<ThreadRecord> {
+  conversation: DecodedConversation,
+  options: ConversationOptions,
+): Promise<ImportResult> {
   const now = new Date();
-  const prepared = prepareConversation(ctx, conversation, options, now);
-  return writeConversation(ctx, prepared, now);
+  return writeConversation(ctx, prepareConversation(ctx, conversation, options, now), now);
 }
 
 /**
- * Writes a prepared conversation: the thread, then its items through the same seq counter as
- * appendItems, in one transaction; publishes after commit.
- * @returns the thread as written
- * @throws ConflictError when the thread's id is taken, or was used by a deleted thread
+ * Writes a prepared conversation in one transaction: the thread, its items at seqs 0..n-1
+ * through the seq counter, then each compaction record with its marker item after them, and
+ * the import key; publishes CREATED, ITEMS_APPENDED and COMPACTED after commit. A key already
+ * recorded answers with its thread and writes nothing.
+ * @throws ConflictError (thread id taken or deleted; key used with other content)
  */
 export async function writeConversation(
   ctx: ServiceContext,
   prepared: PreparedConversation,
   now = new Date(),
-): Promise<ThreadRecord> {
+): Promise<ImportResult> {
+  for (let attempt = 0; ; attempt++) {
+    const replay = await replayImport(ctx, prepared);
+    if (replay) return replay;
+    try {
+      return await writeOnce(ctx, prepared, now);
+    } catch (error) {
+      // A concurrent import with the same key committed first: answer as its replay.
+      if (prepared.key !== null && isUniqueViolation(error) && attempt < 3) continue;
+      throw error;
+    }
+  }
+}
+
+async function writeOnce(
+  ctx: ServiceContext,
+  prepared: PreparedConversation,
+  now: Date,
+): Promise<ImportResult> {
   const { tenantId } = ctx;
   const threadId = prepared.thread.id;
-  const { thread, records } = await transaction(
+  const written = await transaction(
     ctx.db,
     async (tx) => {
       let thread = await insertNewThread(tx, prepared.thread);
       const records: ItemRecord[] = [];
+      const markers: ItemRecord[] = [];
       if (prepared.items.length > 0) {
         thread = await reserveSeqs(tx, tenantId, threadId, prepared.items.length, now);
-        const firstSeq = thread.nextSeq - prepared.items.length;
         for (let start = 0; start < prepared.items.length; start += INSERT_CHUNK) {
           const chunk = prepared.items.slice(start, start + INSERT_CHUNK);
-          const seq = firstSeq + start;
-          records.push(...(await insertItems(tx, tenantId, threadId, seq, chunk, now)));
+          records.push(...(await insertItems(tx, tenantId, threadId, start, chunk, now)));
         }
       }
-      return { thread, records };
+      for (const c of prepared.compactions) {
+        thread = await reserveSeqs(tx, tenantId, threadId, 1, now);
+        const markerSeq = thread.nextSeq - 1;
+        const createdAt = c.createdAt === null ? now : new Date(c.createdAt);
+        const record = { startSeq: c.startIndex, endSeq: c.endIndex, summary: c.summary };
+        await insertCompaction(tx, {
+          tenantId,
+          threadId,
+          ...record,
+          createdAt,
+          createdBy: c.createdBy,
+          markerSeq,
+        });
+        const marker: PreparedItem = {
+          type: 'compaction',
+          status: 'COMPLETED',
+          responseId: null,
+          createdBy: c.createdBy,
+          createdAt,
+          callId: null,
+          dataJson: c.markerJson,
+          rawJson: null,
+          rawFormat: null,
+        };
+        markers.push(...(await insertItems(tx, tenantId, threadId, markerSeq, [marker], now)));
+      }
+      if (prepared.key !== null) {
+        await insertImportKey(tx, {
+          tenantId,
+          key: prepared.key,
+          requestHash: prepared.requestHash,
+          threadId,
+          itemCount: records.length,
+          compactionCount: markers.length,
+          createdAt: now,
+        });
+      }
+      return { thread, records, markers };
     },
-    { timeoutMs: TRANSACTION_TIMEOUT_MS },
+    { timeoutMs: IMPORT_TRANSACTION_TIMEOUT_MS },
   );
+  const { thread, records, markers } = written;
   publishThreadEvent(ctx.events, tenantId, 'CREATED', thread, now);
   if (records.length > 0) publishAppended(ctx, thread, records, now);
-  return thread;
+  if (markers.length > 0) publishAppended(ctx, thread, markers, now, 'COMPACTED');
+  return {
+    thread,
+    itemsImported: records.length,
+    compactionsImported: markers.length,
+    replayed: false,
+  };
+}
+
+/** The first import with this key (replayed: true), or null when the key is new. */
+export async function replayImport(
+  ctx: ServiceContext,
+  prepared: Pick<PreparedConversation, 'key' | 'requestHash'>,
+): Promise<ImportResult | null> {
+  if (prepared.key === null) return null;
+  const record = await selectImportKey(ctx.db.prisma, ctx.tenantId, prepared.key);
+  if (!record) return null;
+  if (record.requestHash !== prepared.requestHash) {
+    throw new ConflictError(
+      `idempotencyKey ${quote(prepared.key, MAX_KEY_LENGTH)} was already used to import thread "${record.thread.id}" with other content or thread fields; use a new key for a new import.`,
+      {
+        idempotencyKey: wellFormed(prepared.key, MAX_KEY_LENGTH),
+        threadId: record.thread.id,
+      },
+    );
+  }
+  return {
+    thread: record.thread,
+    itemsImported: record.itemCount,
+    compactionsImported: record.compactionCount,
+    replayed: true,
+  };
 }

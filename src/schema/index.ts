@@ -4,6 +4,7 @@
 import { lexicographicSortSchema } from 'graphql';
 import '../compaction/compaction.schema.js';
 import '../identity/identity.schema.js';
+import '../import/import.schema.js';
 import '../items/item.schema.js';
 import '../items/item-write.schema.js';
 import '../nodes/node.schema.js';

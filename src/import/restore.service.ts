@@ -1,0 +1,271 @@
+/**
+ * Restores a THREADSTORE_JSONL dump (line shapes: src/transcripts/threadstore-jsonl.ts) as a
+ * new thread with the dump's seqs (gaps included), times, flags, items (raw kept), compaction
+ * records and nextSeq, in one transaction, so dumping it again gives the same bytes. Items are
+ * checked by appendItems' rules and written with their data verbatim.
+ */
+import { checkCompactionInput } from '../compaction/compaction.service.js';
+import { insertCompaction } from '../compaction/compaction.store.js';
+import type { ServiceContext } from '../context.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { transaction } from '../db/transaction.js';
+import { BadUserInputError, PayloadTooLargeError } from '../errors.js';
+import { type NewItemInput, prepareItem } from '../items/item.service.js';
+import { type ItemRecord, insertItems, type PreparedItem } from '../items/item.store.js';
+import { publishAppended } from '../items/item-events.js';
+import { ITEM_KINDS, ITEM_STATUSES, type ItemStatus } from '../items/item-types.js';
+import { isJsonObject, type JsonValue, jsonBytes, jsonHash } from '../json.js';
+import { publishThreadEvent } from '../pubsub/bus.js';
+import { insertNewThread, newThreadRow } from '../threads/thread.service.js';
+import { linesOf } from '../transcripts/claude-code.js';
+import {
+  type CompactionLine,
+  type ItemLine,
+  THREADSTORE_JSONL_VERSION,
+  type ThreadLine,
+} from '../transcripts/threadstore-jsonl.js';
+import { TRANSCRIPT_FORMATS, TranscriptError } from '../transcripts/types.js';
+import {
+  asUserError,
+  type ConversationOptions,
+  IMPORT_TRANSACTION_TIMEOUT_MS,
+  type ImportResult,
+  replayImport,
+} from './import.service.js';
+import { insertImportKey, setRestoredThread } from './import.store.js';
+
+/** A dump's lines, checked for shape. */
+export interface Dump {
+  thread: ThreadLine;
+  items: ItemLine[];
+  compactions: CompactionLine[];
+}
+
+const fail = (line: number, reason: string) => new TranscriptError(`line ${line}`, reason);
+
+/** An ISO-8601 time of a line, or a TranscriptError. */
+function timeOf(value: unknown, line: number, key: string): Date {
+  const t = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(t)) throw fail(line, `${key} must be an ISO-8601 time`);
+  return new Date(t);
+}
+
+function checkThreadLine(value: JsonValue): ThreadLine {
+  if (!isJsonObject(value) || value.kind !== 'thread') {
+    throw fail(1, 'the first line must be the thread ({"kind":"thread",...})');
+  }
+  if (value.version !== THREADSTORE_JSONL_VERSION) {
+    throw fail(1, `version ${JSON.stringify(value.version)} is not ${THREADSTORE_JSONL_VERSION}`);
+  }
+  for (const key of ['id', 'agentId'] as const) {
+    if (typeof value[key] !== 'string') throw fail(1, `${key} must be a string`);
+  }
+  if (!Number.isInteger(value.nextSeq) || (value.nextSeq as number) < 0) {
+    throw fail(1, 'nextSeq must be an integer, 0 or more');
+  }
+  timeOf(value.createdAt, 1, 'createdAt');
+  timeOf(value.updatedAt, 1, 'updatedAt');
+  return value as unknown as ThreadLine;
+}
+
+/**
+ * The lines of a dump (an array of values, or JSONL text), checked for shape and order.
+ * @throws TranscriptError naming the line (1-based)
+ */
+export function parseDump(source: unknown): Dump {
+  const lines = linesOf(source);
+  if (lines.length === 0) throw new TranscriptError(null, 'the dump is empty');
+  const thread = checkThreadLine(lines[0]!);
+  const items: ItemLine[] = [];
+  const compactions: CompactionLine[] = [];
+  let lastSeq = -1;
+  lines.slice(1).forEach((value, i) => {
+    const n = i + 2;
+    if (!isJsonObject(value)) throw fail(n, 'a line must be a JSON object');
+    if (value.kind === 'item') {
+      if (compactions.length > 0) throw fail(n, 'items come before compaction records');
+      const seq = value.seq;
+      if (
+        !Number.isInteger(seq) ||
+        (seq as number) <= lastSeq ||
+        (seq as number) >= thread.nextSeq
+      ) {
+        throw fail(
+          n,
+          `seq must be an integer after ${lastSeq} and before nextSeq ${thread.nextSeq}`,
+        );
+      }
+      lastSeq = seq as number;
+      items.push(value as unknown as ItemLine);
+    } else if (value.kind === 'compaction') {
+      compactions.push(value as unknown as CompactionLine);
+    } else {
+      throw fail(n, `unknown kind ${JSON.stringify(value.kind ?? null)}`);
+    }
+  });
+  return { thread, items, compactions };
+}
+
+/**
+ * A dumped item checked by appendItems' rules (body, labels, size, raw) and serialised with
+ * its data verbatim (a restore must give the same bytes back, whatever the rules would
+ * normalise).
+ * @throws BadUserInputError, PayloadTooLargeError naming "line N"
+ */
+function prepareDumpedItem(ctx: ServiceContext, item: ItemLine, line: number): PreparedItem {
+  const path = `transcript: line ${line}`;
+  const createdAt = timeOf(item.createdAt, line, 'createdAt');
+  if (!(ITEM_STATUSES as readonly string[]).includes(item.status)) {
+    throw new BadUserInputError(`${path}: status must be one of ${ITEM_STATUSES.join(', ')}.`);
+  }
+  if (item.rawFormat !== null && !TRANSCRIPT_FORMATS.includes(item.rawFormat)) {
+    throw new BadUserInputError(
+      `${path}: rawFormat must be one of ${TRANSCRIPT_FORMATS.join(', ')}.`,
+    );
+  }
+  const dataJson = JSON.stringify(item.data);
+  const common = {
+    status: item.status as ItemStatus,
+    responseId: item.responseId,
+    createdBy: item.createdBy,
+    createdAt,
+    raw: item.raw,
+    rawFormat: item.rawFormat,
+  };
+  if (item.type === 'compaction') {
+    const d = isJsonObject(item.data) ? item.data : {};
+    if (
+      typeof d.summary !== 'string' ||
+      !Number.isInteger(d.startSeq) ||
+      !Number.isInteger(d.endSeq)
+    ) {
+      throw new BadUserInputError(
+        `${path}: a compaction marker's data is {summary, startSeq, endSeq}.`,
+      );
+    }
+    // The other rules through an item of the same labels, raw and size.
+    const check = prepareItem(ctx, { ...common, other: { type: 'marker', data: item.data } }, path);
+    return { ...check, type: 'compaction', callId: null, dataJson };
+  }
+  const kind = ITEM_KINDS.find((k) => k.type === item.type);
+  const input: NewItemInput = kind?.bodyField
+    ? { ...common, [kind.bodyField]: item.data as Record<string, unknown> }
+    : { ...common, other: { type: item.type, data: item.data } };
+  const prepared = prepareItem(ctx, input, path);
+  const bytes = jsonBytes(dataJson) + (prepared.rawJson === null ? 0 : jsonBytes(prepared.rawJson));
+  if (bytes > ctx.limits.maxItemBytes) {
+    throw new PayloadTooLargeError(
+      `${path}: its data and raw are ${bytes} bytes of JSON; the limit is ${ctx.limits.maxItemBytes} bytes per item.`,
+      { bytes, limit: ctx.limits.maxItemBytes },
+    );
+  }
+  return { ...prepared, type: item.type, dataJson };
+}
+
+/** Runs of consecutive seqs: [firstSeq, items][]. */
+function runs(seqs: readonly number[], items: PreparedItem[]): [number, PreparedItem[]][] {
+  const out: [number, PreparedItem[]][] = [];
+  seqs.forEach((seq, i) => {
+    const last = out.at(-1);
+    if (last && last[0] + last[1].length === seq) last[1].push(items[i]!);
+    else out.push([seq, [items[i]!]]);
+  });
+  return out;
+}
+
+/**
+ * Restores a dump as a new thread. The thread's id, agentId, name and metadata are the dump's
+ * unless `options` give others; everything else is the dump's.
+ * @throws BadUserInputError naming the line; ConflictError (id taken or deleted, key reused)
+ */
+export async function restoreDump(
+  ctx: ServiceContext,
+  source: unknown,
+  options: Partial<ConversationOptions>,
+): Promise<ImportResult> {
+  let dump: Dump;
+  try {
+    dump = parseDump(source);
+  } catch (error) {
+    throw asUserError(error);
+  }
+  const { thread: t, items, compactions } = dump;
+  const lineOf = (i: number) => i + 2;
+  const prepared = items.map((item, i) => prepareDumpedItem(ctx, item, lineOf(i)));
+  const records = compactions.map((c, i) => {
+    const line = lineOf(items.length + i);
+    checkCompactionInput(ctx, { threadId: t.id, ...c });
+    return {
+      tenantId: ctx.tenantId,
+      startSeq: c.startSeq,
+      endSeq: c.endSeq,
+      summary: c.summary,
+      createdAt: timeOf(c.createdAt, line, 'createdAt'),
+      createdBy: c.createdBy,
+      markerSeq: c.markerSeq,
+    };
+  });
+  const row = newThreadRow(
+    ctx,
+    {
+      id: options.threadId ?? t.id,
+      agentId: options.agentId ?? t.agentId,
+      name: options.name === undefined || options.name === null ? t.name : options.name,
+      metadata: options.metadata ?? t.metadata,
+    },
+    new Date(t.createdAt),
+  );
+  const key = options.idempotencyKey ?? null;
+  const requestHash = jsonHash({ dump, thread: { id: row.id, agentId: row.agentId } });
+  const now = new Date();
+  for (let attempt = 0; ; attempt++) {
+    const replay = await replayImport(ctx, { key, requestHash });
+    if (replay) return replay;
+    try {
+      const written = await transaction(
+        ctx.db,
+        async (tx) => {
+          await insertNewThread(tx, row);
+          const written: ItemRecord[] = [];
+          for (const [firstSeq, run] of runs(
+            items.map((i) => i.seq),
+            prepared,
+          )) {
+            written.push(...(await insertItems(tx, ctx.tenantId, row.id, firstSeq, run, now)));
+          }
+          for (const r of records) await insertCompaction(tx, { ...r, threadId: row.id });
+          const thread = await setRestoredThread(tx, ctx.tenantId, row.id, {
+            archived: t.archived === true,
+            nextSeq: t.nextSeq,
+            itemCount: written.length,
+            updatedAt: new Date(t.updatedAt),
+          });
+          if (key !== null) {
+            await insertImportKey(tx, {
+              tenantId: ctx.tenantId,
+              key,
+              requestHash,
+              threadId: row.id,
+              itemCount: written.length,
+              compactionCount: records.length,
+              createdAt: now,
+            });
+          }
+          return { thread, written };
+        },
+        { timeoutMs: IMPORT_TRANSACTION_TIMEOUT_MS },
+      );
+      publishThreadEvent(ctx.events, ctx.tenantId, 'CREATED', written.thread, now);
+      if (written.written.length > 0) publishAppended(ctx, written.thread, written.written, now);
+      return {
+        thread: written.thread,
+        itemsImported: written.written.length,
+        compactionsImported: records.length,
+        replayed: false,
+      };
+    } catch (error) {
+      if (key !== null && isUniqueViolation(error) && attempt < 3) continue;
+      throw error;
+    }
+  }
+}
