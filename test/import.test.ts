@@ -1,20 +1,16 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitsFromEnv, type ServiceContext } from '../src/context.js';
 import { parseEnv } from '../src/env.js';
 import { anonymousIdentity } from '../src/identity/identity.js';
 import { importConversation } from '../src/import/import.service.js';
 import { jsonErrorOffset } from '../src/import/json-errors.js';
-import {
-  type ParsedConversation,
-  parseTranscriptFile,
-  TranscriptFormatError,
-} from '../src/import/openai-chat.js';
-import type { NewItemInput } from '../src/items/item.service.js';
 import type { ThreadEventPayload } from '../src/pubsub/topics.js';
+import { CODECS } from '../src/transcripts/index.js';
+import type { DecodedConversation, ItemDraft } from '../src/transcripts/types.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { createTestDatabase, type TestDatabase } from './testkit/database.js';
 import { startServer } from './testkit/process.js';
@@ -108,17 +104,17 @@ function countTypes(items: { type: string }[]): Record<string, number> {
   return counts;
 }
 
-/** A parsed NewItem reduced to the shape of Expected. */
-function fromInput(item: NewItemInput): Expected {
+/** A decoded draft reduced to the shape of Expected. */
+function fromDraft(item: ItemDraft): Expected {
   if (item.message) {
-    return { type: 'message', role: item.message.role as string, content: item.message.content };
+    return { type: 'message', role: item.message.role, content: item.message.content };
   }
   if (item.toolCall) {
     const { callId, name } = item.toolCall as { callId: string; name: string };
     return { type: 'tool_call', callId, name, arguments: item.toolCall.arguments };
   }
-  const { callId, name } = item.toolResult as { callId: string; name: string | null };
-  return { type: 'tool_result', callId, name, output: item.toolResult!.output };
+  const { callId, name } = item.toolResult!;
+  return { type: 'tool_result', callId, name: name ?? null, output: item.toolResult!.output };
 }
 
 /** The source's call ids in order: of tool_calls entries, and of tool messages. */
@@ -140,275 +136,12 @@ function reusedCallIds(messages: SourceMessage[]): number {
   return reused;
 }
 
-function parseError(text: string, file: string): TranscriptFormatError {
-  try {
-    parseTranscriptFile(text, file);
-  } catch (error) {
-    expect(error).toBeInstanceOf(TranscriptFormatError);
-    return error as TranscriptFormatError;
-  }
-  throw new Error('expected a TranscriptFormatError');
+/** The conversations the OpenAI Chat codec decodes from a fixture file. */
+function decodeFile(file: string): DecodedConversation[] {
+  return CODECS.OPENAI_CHAT!.decode(JSON.parse(readFileSync(file, 'utf8')));
 }
 
-/** An assistant's tool_calls entry. */
-const call = (id: string, name: string, args: string) => ({
-  id,
-  type: 'function',
-  function: { name, arguments: args },
-});
-
-describe('parseTranscriptFile', () => {
-  it('turns text into messages, tool_calls into tool_call items, tool messages into results', () => {
-    const messages = [
-      { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: 'Weather in Paris and Rome?' },
-      {
-        role: 'assistant',
-        content: 'Checking both.',
-        tool_calls: [
-          call('c1', 'weather', '{"city":"Paris"}'),
-          call('c2', 'weather', '{city: Rome'),
-        ],
-      },
-      { role: 'tool', tool_call_id: 'c1', name: 'weather', content: 'sunny' },
-      { role: 'tool', tool_call_id: 'c2', content: 'rain' },
-      { role: 'assistant', content: null, tool_calls: [call('c3', 'time', '{}')] },
-      { role: 'tool', tool_call_id: 'c3', content: '' },
-      { role: 'assistant', content: 'Paris sunny, Rome rain.' },
-    ];
-    const [conversation, ...rest] = parseTranscriptFile(JSON.stringify(messages), 'dir/cut.json');
-    expect(rest).toHaveLength(0);
-    expect(conversation!.index).toBe(0);
-    expect(conversation!.label).toBe('cut.json #0');
-    expect(conversation!.metadata).toEqual({
-      importedFrom: 'cut.json',
-      conversationIndex: 0,
-      format: 'openai-chat',
-    });
-    const weather = (callId: string, args: unknown) => ({
-      responseId: 'msg-2',
-      toolCall: { callId, name: 'weather', arguments: args },
-    });
-    expect(conversation!.items).toEqual([
-      { responseId: null, message: { role: 'system', content: 'Be brief.' } },
-      { responseId: null, message: { role: 'user', content: 'Weather in Paris and Rome?' } },
-      { responseId: 'msg-2', message: { role: 'assistant', content: 'Checking both.' } },
-      weather('c1', { city: 'Paris' }),
-      // Invalid JSON arguments are kept as the string (contract: ToolCallItem.arguments).
-      weather('c2', '{city: Rome'),
-      { toolResult: { callId: 'c1', name: 'weather', output: 'sunny' } },
-      { toolResult: { callId: 'c2', name: null, output: 'rain' } },
-      { responseId: 'msg-5', toolCall: { callId: 'c3', name: 'time', arguments: {} } },
-      { toolResult: { callId: 'c3', name: null, output: '' } },
-      { responseId: 'msg-7', message: { role: 'assistant', content: 'Paris sunny, Rome rain.' } },
-    ]);
-  });
-
-  it('keeps content parts as parts, with the text parts joined as content', () => {
-    const parts = [
-      { type: 'text', text: 'What is this?' },
-      { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
-      { type: 'text', text: 'Be short.' },
-    ];
-    const imageOnly = [{ type: 'image_url', image_url: { url: 'https://example.com/b.png' } }];
-    const messages = [
-      { role: 'user', content: parts },
-      { role: 'user', content: imageOnly },
-    ];
-    const [conversation] = parseTranscriptFile(JSON.stringify({ messages }), 'parts.json');
-    expect(conversation!.items).toEqual([
-      { responseId: null, message: { role: 'user', content: 'What is this?\nBe short.', parts } },
-      { responseId: null, message: { role: 'user', content: null, parts: imageOnly } },
-    ]);
-  });
-
-  it('reads an object with messages, an array of them, tau-bench runs and both kinds of JSONL', () => {
-    const hi = [{ role: 'user', content: 'hi' }];
-    const single = parseTranscriptFile(
-      JSON.stringify({ model: 'gpt-4o', messages: hi }),
-      'one.json',
-    );
-    expect(single.map((c) => [c.label, c.metadata, c.items.length])).toEqual([
-      [
-        'one.json #0',
-        { importedFrom: 'one.json', conversationIndex: 0, model: 'gpt-4o', format: 'openai-chat' },
-        1,
-      ],
-    ]);
-
-    const entries = parseTranscriptFile(
-      JSON.stringify([
-        { source: 'tests/cassettes/a.yaml', model: 'gpt-4o', messages: hi },
-        { messages: [...hi, { role: 'assistant', content: 'hello' }] },
-      ]),
-      'many.json',
-    );
-    expect(entries.map((c) => [c.index, c.label, c.items.length])).toEqual([
-      [0, 'many.json #0 (a.yaml)', 1],
-      [1, 'many.json #1', 2],
-    ]);
-    expect(entries[0]!.metadata).toEqual({
-      importedFrom: 'many.json',
-      conversationIndex: 0,
-      source: 'tests/cassettes/a.yaml',
-      model: 'gpt-4o',
-      format: 'openai-chat',
-    });
-
-    // Two real runs, cut after their first six messages (an assistant turn answered by a tool).
-    const cut = tauRuns.slice(0, 2).map((run) => ({ ...run, traj: run.traj.slice(0, 6) }));
-    const runs = parseTranscriptFile(JSON.stringify(cut), 'tau.json');
-    expect(runs.map((c) => c.label)).toEqual([
-      'tau-bench task 0 trial 0',
-      'tau-bench task 3 trial 0',
-    ]);
-    expect(runs[1]!.metadata).toEqual({
-      importedFrom: 'tau.json',
-      conversationIndex: 1,
-      task_id: 3,
-      trial: 0,
-      reward: 0,
-      format: 'tau-bench',
-    });
-    runs.forEach((run, i) => {
-      expect(run.items.map(fromInput)).toEqual(expectedItems(cut[i]!.traj));
-    });
-
-    const jsonl = parseTranscriptFile(
-      `${JSON.stringify({ messages: hi })}\n\n${JSON.stringify(hi)}\n`,
-      'c.jsonl',
-    );
-    expect(jsonl.map((c) => [c.index, c.metadata.line, c.items.length])).toEqual([
-      [0, 1, 1],
-      [1, 3, 1],
-    ]);
-
-    const perLine = parseTranscriptFile(
-      `${JSON.stringify(hi[0])}\n${JSON.stringify({ role: 'assistant', content: 'hello' })}\n`,
-      'm.jsonl',
-    );
-    expect(perLine).toHaveLength(1);
-    expect(perLine[0]!.items.map((i) => i.message?.content)).toEqual(['hi', 'hello']);
-  });
-
-  it('accepts a call id used again after its first call was answered', () => {
-    const messages = [
-      { role: 'assistant', content: null, tool_calls: [call('same', 'a', '{}')] },
-      { role: 'tool', tool_call_id: 'same', content: 'one' },
-      { role: 'assistant', content: null, tool_calls: [call('same', 'b', '{}')] },
-      { role: 'tool', tool_call_id: 'same', content: 'two' },
-    ];
-    const [conversation] = parseTranscriptFile(JSON.stringify(messages), 'reuse.json');
-    expect(conversation!.items.map(fromInput)).toEqual([
-      { type: 'tool_call', callId: 'same', name: 'a', arguments: {} },
-      { type: 'tool_result', callId: 'same', name: null, output: 'one' },
-      { type: 'tool_call', callId: 'same', name: 'b', arguments: {} },
-      { type: 'tool_result', callId: 'same', name: null, output: 'two' },
-    ]);
-  });
-
-  it.each([
-    [
-      'invalid JSON on a JSONL line',
-      'bad.jsonl',
-      '{"messages":[]}\n{"messages":[]}\n{oops\n',
-      'line 3',
-      /^invalid JSON at column 2: Expected property name or '}'$/,
-    ],
-    [
-      'invalid JSON in a JSON document',
-      'bad.json',
-      '[\n  {"role": "user", "content": "hi"},\n  {"role": "user" "content": "yo"}\n]',
-      null,
-      /^invalid JSON at line 3, column 19: Expected ',' or '}' after property value$/,
-    ],
-    [
-      'a tool message without tool_call_id',
-      'x.json',
-      JSON.stringify([
-        { messages: [{ role: 'user', content: 'hi' }] },
-        {
-          messages: [
-            { role: 'user', content: 'hi' },
-            { role: 'assistant', tool_calls: [call('c1', 'f', '{}')] },
-            { role: 'tool', content: 'result' },
-          ],
-        },
-      ]),
-      'conversation 1, message 2',
-      /^a tool message needs a tool_call_id/,
-    ],
-    [
-      'a message without role',
-      'x.json',
-      '[{"role":"user","content":"a"},{"content":"b"}]',
-      'message 1',
-      /^the message has no role$/,
-    ],
-    [
-      'a tool call without id',
-      'x.json',
-      JSON.stringify([
-        { role: 'assistant', tool_calls: [{ function: { name: 'f', arguments: '{}' } }] },
-      ]),
-      'message 0, tool_calls[0]',
-      /^the tool call has no id$/,
-    ],
-    [
-      'a tool call without function.name',
-      'x.json',
-      JSON.stringify([
-        {
-          role: 'assistant',
-          tool_calls: [call('c1', 'f', '{}'), { id: 'c2', function: { arguments: '{}' } }],
-        },
-      ]),
-      'message 0, tool_calls[1]',
-      /^the tool call has no function.name$/,
-    ],
-    [
-      'a second result for one call',
-      'x.json',
-      JSON.stringify([
-        { role: 'assistant', tool_calls: [call('c1', 'f', '{}')] },
-        { role: 'tool', tool_call_id: 'c1', content: 'a' },
-        { role: 'tool', tool_call_id: 'c1', content: 'b' },
-      ]),
-      'message 2',
-      /^the tool message answers tool_call_id "c1", but no earlier tool call with that id is/,
-    ],
-    [
-      'a line of one-message-per-line JSONL without role',
-      'm.jsonl',
-      '{"role":"user","content":"a"}\n{"content":"b"}\n',
-      'line 2',
-      /^expected a message object/,
-    ],
-    [
-      'an empty conversation',
-      'x.json',
-      '{"messages": []}',
-      null,
-      /^the conversation has no messages$/,
-    ],
-    [
-      'an unknown layout',
-      'x.json',
-      '[{"turns": []}]',
-      'conversation 0',
-      /^expected a messages array/,
-    ],
-    ['an empty file', 'x.json', ' \n', null, /^the file is empty$/],
-  ])('rejects %s, naming the file and where', (_case, file, text, location, reason) => {
-    const error = parseError(text, file);
-    expect(error.file).toBe(file);
-    expect(error.location).toBe(location);
-    expect(error.reason).toMatch(reason);
-    expect(error.message).toBe(
-      location ? `${file}: ${location}: ${error.reason}` : `${file}: ${error.reason}`,
-    );
-  });
-
+describe('the OpenAI Chat codec on the fixtures', () => {
   it('finds where JSON.parse stopped', () => {
     expect(jsonErrorOffset('[1,,2]')).toBe(3);
     expect(jsonErrorOffset('{"a" 1}')).toBe(5);
@@ -418,7 +151,7 @@ describe('parseTranscriptFile', () => {
   });
 
   it('reads the whole tau-bench fixture: 8 runs, 356 messages, 111 tool calls and results', () => {
-    const conversations = parseTranscriptFile(readFileSync(TAU, 'utf8'), TAU);
+    const conversations = decodeFile(TAU);
     expect(conversations).toHaveLength(8);
     const messages = tauRuns.flatMap((r) => r.traj);
     expect(messages).toHaveLength(356);
@@ -427,30 +160,22 @@ describe('parseTranscriptFile', () => {
     // README: the model re-used tool_call_ids 14 times (in 6 of the 8 runs).
     expect(tauRuns.map((r) => reusedCallIds(r.traj)).reduce((a, b) => a + b)).toBe(14);
     expect(tauRuns.filter((r) => reusedCallIds(r.traj) > 0)).toHaveLength(6);
-
-    const items = conversations.flatMap((c) => c.items);
-    expect(items.filter((i) => i.toolCall)).toHaveLength(111);
-    expect(items.filter((i) => i.toolResult)).toHaveLength(111);
     conversations.forEach((conversation, i) => {
       const run = tauRuns[i]!;
-      expect(conversation.label).toBe(`tau-bench task ${run.task_id} trial ${run.trial}`);
-      expect(conversation.items.map(fromInput)).toEqual(expectedItems(run.traj));
+      expect(conversation.meta).toMatchObject({ task_id: run.task_id, trial: run.trial });
+      expect(conversation.items.map(fromDraft)).toEqual(expectedItems(run.traj));
     });
   });
 
   it('reads the pydantic-ai fixture, parallel calls included', () => {
-    const conversations = parseTranscriptFile(readFileSync(PYDANTIC, 'utf8'), PYDANTIC);
-    expect(conversations.map((c) => c.label)).toEqual([
-      'pydantic-ai-gpt-4o-conversations.json #0 (test_complex_agent_run.yaml)',
-      'pydantic-ai-gpt-4o-conversations.json #1 (test_temporal_agent_with_model_retry.yaml)',
-    ]);
+    const conversations = decodeFile(PYDANTIC);
     // Message 1 of the first conversation makes two calls at once: one response, two items.
     const parallel = conversations[0]!.items.filter((i) => i.responseId === 'msg-1');
     expect(parallel.map((i) => i.toolCall?.name)).toEqual(['get_country', 'get_product_name']);
     conversations.forEach((conversation, i) => {
       const source = pydanticEntries[i]!.messages;
-      expect(countTypes(conversation.items.map(fromInput))).toEqual(sourceCounts(source));
-      expect(conversation.items.map(fromInput)).toEqual(expectedItems(source));
+      expect(countTypes(conversation.items.map(fromDraft))).toEqual(sourceCounts(source));
+      expect(conversation.items.map(fromDraft)).toEqual(expectedItems(source));
     });
   });
 });
@@ -504,9 +229,9 @@ function fromStored(node: StoredNode): Expected {
 }
 
 /** A conversation of `n` user messages "m0".."m{n-1}". */
-function bigConversation(n: number): ParsedConversation {
+function bigConversation(n: number): DecodedConversation {
   const messages = Array.from({ length: n }, (_, i) => ({ role: 'user', content: `m${i}` }));
-  return parseTranscriptFile(JSON.stringify(messages), 'big.json')[0]!;
+  return CODECS.OPENAI_CHAT!.decode(messages)[0]!;
 }
 
 describe('importing through the service layer', () => {
@@ -548,19 +273,20 @@ describe('importing through the service layer', () => {
     const imported: string[] = [];
     const tauTotals: Record<string, number> = {};
     for (const { file, conversations } of sources) {
-      const parsed = parseTranscriptFile(readFileSync(file, 'utf8'), file);
+      const parsed = decodeFile(file);
       expect(parsed).toHaveLength(conversations.length);
       for (const [i, conversation] of parsed.entries()) {
-        const written = await importConversation(ctx, conversation, options);
+        const name = `${basename(file)} #${i}`;
+        const written = (await importConversation(ctx, conversation, { ...options, name })).thread;
         imported.push(written.id);
         const stored = await readThread(written.id);
         const source = conversations[i]!;
         const expected = expectedItems(source);
         const nodes = stored.items.edges.map((e) => e.node);
 
-        expect(stored.name).toBe(conversation.label);
+        expect(stored.name).toBe(name);
         expect(stored.agentId).toBe('importer-test');
-        expect(stored.metadata).toEqual(conversation.metadata);
+        expect(stored.metadata).toEqual({});
         expect(stored.itemCount).toBe(expected.length);
         expect(stored.nextSeq).toBe(expected.length);
         expect(stored.items.totalCount).toBe(expected.length);
@@ -603,8 +329,8 @@ describe('importing through the service layer', () => {
 
   it('stores re-used callIds so that addCompaction pairs each result with the nearest open call', async () => {
     const run = tauRuns.find((r) => reusedCallIds(r.traj) > 0)!;
-    const [conversation] = parseTranscriptFile(JSON.stringify([run]), 'tau-cut.json');
-    const thread = await importConversation(ctx, conversation!, options);
+    const [conversation] = CODECS.OPENAI_CHAT!.decode([run]);
+    const { thread } = await importConversation(ctx, conversation!, options);
     const nodes = (await readThread(thread.id)).items.edges.map((e) => e.node);
     // The first call whose id an earlier, already answered call used, and its own result.
     const seen = new Set<string>();
@@ -637,7 +363,7 @@ describe('importing through the service layer', () => {
   });
 
   it('writes over 500 items of one conversation in one transaction with consecutive seqs', async () => {
-    const thread = await importConversation(ctx, bigConversation(1200), options);
+    const { thread } = await importConversation(ctx, bigConversation(1200), options);
     expect(thread.itemCount).toBe(1200);
     expect(thread.nextSeq).toBe(1200);
     const last = await t.execute<{ item: { seq: number; content: string } }>(
@@ -684,10 +410,10 @@ describe('importing through the service layer', () => {
 
   it('checks every item before writing: a too large item writes no thread', async () => {
     const before = await threadCount();
-    const [conversation] = parseTranscriptFile(JSON.stringify([tauRuns[0]]), 'tau-cut.json');
+    const [conversation] = CODECS.OPENAI_CHAT!.decode([tauRuns[0]]);
     const small = { ...ctx, limits: { ...ctx.limits, maxItemBytes: 2000 } };
     await expect(importConversation(small, conversation!, options)).rejects.toThrow(
-      /^tau-bench task 0 trial 0: items\[0\]: its data is \d+ bytes of JSON; the limit is 2000 bytes per item\.$/,
+      /^items\[0\]: its data and raw are \d+ bytes of JSON; the limit is 2000 bytes per item\.$/,
     );
     expect(await threadCount()).toBe(before);
   });
@@ -721,7 +447,7 @@ describe('npm run import', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('imports the fixtures, skips bad files naming the line; the server lists the threads', async () => {
+  it('imports the README quick start files, skips bad files naming the line; the server lists the threads', async () => {
     const total = [...tauRuns.map((r) => r.traj), ...pydanticEntries.map((e) => e.messages)]
       .map((m) => expectedItems(m).length)
       .reduce((a, b) => a + b);
@@ -729,18 +455,23 @@ describe('npm run import', () => {
     expect(good.stderr).toBe('');
     expect(good.code).toBe(0);
     const lines = good.stdout.trim().split('\n');
-    expect(lines).toHaveLength(11);
-    expect(lines[0]).toMatch(/^[0-9a-f-]{36} {2}tau-bench task 0 trial 0 {2}32 items$/);
-    expect(lines.at(-1)).toBe(`imported 10 threads with ${total} items from 2 of 2 files`);
+    expect(lines).toHaveLength(14);
+    expect(lines[0]).toBe(`${TAU}: format OPENAI_CHAT (detected)`);
+    expect(lines[1]).toMatch(
+      /^[0-9a-f-]{36} {2}tau-bench-gpt-4o-airline-sample\.json #0 {2}32 items$/,
+    );
+    expect(lines.at(-2)).toBe(`imported 10 threads with ${total} items from 2 files`);
+    const created = lines.at(-1)!.split(' ').slice(2);
+    expect(created).toEqual(lines.filter((l) => l.endsWith(' items')).map((l) => l.split(' ')[0]));
 
     const badJsonl = join(dir, 'bad.jsonl');
     const first = JSON.stringify({ messages: [{ role: 'user', content: 'a' }] });
-    writeFileSync(badJsonl, `${first}\n{"messages": []}\n{oops\n`);
+    writeFileSync(badJsonl, `${first}\n{oops\n`);
     const noCallId = join(dir, 'no-call-id.json');
     writeFileSync(
       noCallId,
       JSON.stringify([
-        { role: 'assistant', tool_calls: [call('c1', 'f', '{}')] },
+        { role: 'assistant', tool_calls: [{ id: 'c1', function: { name: 'f', arguments: '{}' } }] },
         { role: 'tool', content: 'x' },
       ]),
     );
@@ -749,17 +480,25 @@ describe('npm run import', () => {
       database.url,
       '--agent',
       'second-run',
+      '--format',
+      'OPENAI_CHAT',
       badJsonl,
       noCallId,
       PYDANTIC,
     ]);
     expect(mixed.code).toBe(1);
-    expect(mixed.stderr.trim().split('\n')).toEqual([
-      `${badJsonl}: line 3: invalid JSON at column 2: Expected property name or '}'`,
-      `${noCallId}: message 1: a tool message needs a tool_call_id (the id of the call it answers)`,
-    ]);
-    expect(mixed.stdout.trim().split('\n').at(-1)).toBe(
-      'imported 2 threads with 13 items from 1 of 3 files; 2 failed (see above)',
+    const errors = mixed.stderr.trim().split('\n');
+    expect(errors[0]).toBe(
+      `${badJsonl}: line 2: invalid JSON at column 2: Expected property name or '}'`,
+    );
+    // A one-line JSON file reads as JSONL: the line, then the index in it.
+    expect(errors[1]).toBe(
+      `${noCallId}: line 1: [1]: a tool message needs tool_call_id (or tool_call_ids)`,
+    );
+    expect(errors).toHaveLength(2);
+    // The good line of bad.jsonl is imported; the pydantic file was imported before.
+    expect(mixed.stdout.trim().split('\n').at(-2)).toBe(
+      'imported 1 threads with 1 items from 3 files; 2 already imported (nothing written); 2 failed (see stderr)',
     );
 
     // What `npm start` on that database serves (and GraphiQL browses).
@@ -773,18 +512,17 @@ describe('npm run import', () => {
         expect(result.errors).toBeUndefined();
         return result.data!.threads.totalCount;
       };
-      expect(await count({})).toBe(12);
-      expect(await count({ agentId: 'openai-chat-import' })).toBe(10);
-      expect(await count({ agentId: 'second-run' })).toBe(2);
-      expect(await count({ metadata: { importedFrom: 'bad.jsonl' } })).toBe(0);
+      expect(await count({})).toBe(11);
+      expect(await count({ agentId: 'transcript-import' })).toBe(10);
+      expect(await count({ agentId: 'second-run' })).toBe(1);
       expect(await count({ metadata: { importedFrom: 'no-call-id.json' } })).toBe(0);
-      expect(await count({ metadata: { format: 'tau-bench', task_id: 33 } })).toBe(2);
+      expect(await count({ metadata: { format: 'OPENAI_CHAT', task_id: 33 } })).toBe(2);
       const firstThread = await server.graphql<{ thread: { name: string; itemCount: number } }>(
         'query($id: ID!) { thread(id: $id) { name itemCount } }',
-        { id: lines[0]!.split(' ')[0] },
+        { id: lines[1]!.split(' ')[0] },
       );
       expect(firstThread.data?.thread).toEqual({
-        name: 'tau-bench task 0 trial 0',
+        name: 'tau-bench-gpt-4o-airline-sample.json #0',
         itemCount: expectedItems(tauRuns[0]!.traj).length,
       });
     } finally {

@@ -107,6 +107,7 @@ async function importUnit(
           format,
         },
         idempotencyKey: key,
+        keyCovers: 'content',
       });
     }
   } catch (error) {

@@ -55,6 +55,13 @@ export interface ConversationOptions {
   name?: string | null;
   metadata?: unknown;
   idempotencyKey?: string | null;
+  /**
+   * What a replay of the key must match: the content and the thread fields asked for
+   * ('request', the mutation's rule), or the content alone ('content': the CLI's key is derived
+   * from the content, so the same conversation from a renamed file or with another --agent is
+   * still "already imported").
+   */
+  keyCovers?: 'request' | 'content';
 }
 
 /** The contract's ImportTranscriptInput. */
@@ -203,16 +210,20 @@ export function prepareConversation(
     return { ...c, markerJson };
   });
   // What a replay must match: the content and the thread fields asked for (id only if given).
-  const requestHash = jsonHash({
-    items: conversation.items,
-    compactions: conversation.compactions,
-    thread: {
-      id: options.threadId ?? null,
-      agentId: options.agentId,
-      name: options.name ?? null,
-      metadata: options.metadata ?? {},
-    },
-  });
+  const content = { items: conversation.items, compactions: conversation.compactions };
+  const requestHash = jsonHash(
+    options.keyCovers === 'content'
+      ? content
+      : {
+          ...content,
+          thread: {
+            id: options.threadId ?? null,
+            agentId: options.agentId,
+            name: options.name ?? null,
+            metadata: options.metadata ?? {},
+          },
+        },
+  );
   return { thread, items, compactions, key, requestHash };
 }
 
