@@ -20,6 +20,8 @@ describe('schema.graphql', () => {
         'schema.graphql',
         '--part',
         'identity',
+        '--part',
+        'transcripts',
       ],
       {
         cwd: root,

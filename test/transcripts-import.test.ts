@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ThreadItemsPayload, threadKey } from '../src/pubsub/topics.js';
 import { storedFromDraft } from '../src/transcripts/envelope.js';
 import { CODECS } from '../src/transcripts/index.js';
 import type { ItemDraft, TranscriptFormat } from '../src/transcripts/types.js';
@@ -309,6 +310,50 @@ describe('importTranscript', () => {
     });
     expect(two.errors?.[0]?.message).toMatch(/^transcript holds 8 conversations/);
     expect(await threadCount()).toBe(before);
+  });
+
+  it('stores NewItem.raw with rawFormat, counts it toward the item size, and sends it live', async () => {
+    const created = await t.execute<{ createThread: { thread: { id: string } } }>(
+      'mutation { createThread(input: { agentId: "raw" }) { thread { id } } }',
+    );
+    const id = created.createThread.thread.id;
+    const payloads: ThreadItemsPayload[] = [];
+    const stop = t.app.events.listen('thread-items', threadKey('local', id), (p) =>
+      payloads.push(p),
+    );
+    const APPEND = `mutation($input: AppendItemsInput!) { appendItems(input: $input) {
+      items { ... on ReasoningItem { seq raw rawFormat text signature encryptedContent summary } } } }`;
+    const raw = { type: 'thinking', thinking: 'hm', signature: 'c2ln', unknown: [null, 1.5] };
+    const reasoning = {
+      text: 'hm',
+      signature: 'c2ln',
+      encryptedContent: 'enc',
+      summary: [{ a: 1 }],
+    };
+    const ok = await t.execute<{ appendItems: { items: Obj[] } }>(APPEND, {
+      input: { threadId: id, items: [{ reasoning, raw, rawFormat: 'ANTHROPIC_MESSAGES' }] },
+    });
+    stop();
+    expect(ok.appendItems.items).toEqual([
+      { seq: 0, raw, rawFormat: 'ANTHROPIC_MESSAGES', ...reasoning },
+    ]);
+    const live = payloads.flatMap((p) => (p.kind === 'appended' ? p.items : []));
+    expect(live.map((i) => [i.raw, i.rawFormat])).toEqual([[raw, 'ANTHROPIC_MESSAGES']]);
+
+    const alone = await t.request(APPEND, { input: { threadId: id, items: [{ reasoning, raw }] } });
+    expect(alone.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(alone.errors?.[0]?.message).toMatch(/^items\[0\]: raw and rawFormat go together/);
+    const small = await buildTestApp({ MAX_ITEM_BYTES: '150' }, {}, { url: t.url });
+    try {
+      const big = await small.request(APPEND, {
+        input: { threadId: id, items: [{ reasoning, raw, rawFormat: 'ANTHROPIC_MESSAGES' }] },
+      });
+      // data alone is under 150 bytes; data and raw together are not.
+      expect(big.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(big.errors?.[0]?.message).toMatch(/^items\[0\]: its data and raw are \d+ bytes/);
+    } finally {
+      await small.close();
+    }
   });
 
   it('restores a THREADSTORE_JSONL dump with its seqs, times, raw and compaction records', async () => {
