@@ -127,7 +127,7 @@ function expectToolPairs(nodes: Node[]): void {
 
 describe('importTranscript', () => {
   let t: TestApp;
-  const read = async (id: string): Promise<Node[]> => {
+  const readItems = async (id: string): Promise<Node[]> => {
     const data = await t.execute<{ thread: { items: { edges: { node: Node }[] } } }>(ITEMS, { id });
     return data.thread.items.edges.map((e) => e.node);
   };
@@ -160,7 +160,7 @@ describe('importTranscript', () => {
       replayed: false,
       thread: { agentId: 'importer', itemCount: expected.length, nextSeq: expected.length },
     });
-    const nodes = await read(payload.thread.id);
+    const nodes = await readItems(payload.thread.id);
     expectItemsAreDrafts(nodes, expected);
     expectToolPairs(nodes);
   });
@@ -175,7 +175,7 @@ describe('importTranscript', () => {
       const response = x.response_body as Body & { id: string; content: Obj[]; model: string };
       const result = await importPiece({ format: 'ANTHROPIC_MESSAGES', transcript: x });
       expect(result.errors).toBeUndefined();
-      const nodes = (await read(result.data!.importTranscript.thread.id)).filter(
+      const nodes = (await readItems(result.data!.importTranscript.thread.id)).filter(
         (n) => n.responseId === response.id,
       );
       // The response is the last message: one item per block, in block order.
@@ -224,7 +224,7 @@ describe('importTranscript', () => {
       const output = (x.response_body as { output: Obj[] }).output;
       const result = await importPiece({ format: 'OPENAI_RESPONSES', transcript: x });
       expect(result.errors).toBeUndefined();
-      const nodes = await read(result.data!.importTranscript.thread.id);
+      const nodes = await readItems(result.data!.importTranscript.thread.id);
       const reasoning = nodes
         .filter((n) => n.type === 'reasoning')
         .slice(-output.filter((o) => o.type === 'reasoning').length || nodes.length);
@@ -242,7 +242,7 @@ describe('importTranscript', () => {
     const cc = sources().find((s) => s.format === 'CLAUDE_CODE_JSONL')!;
     const lines = cc.value as Obj[];
     const result = await importPiece({ format: 'CLAUDE_CODE_JSONL', transcript: lines });
-    const nodes = await read(result.data!.importTranscript.thread.id);
+    const nodes = await readItems(result.data!.importTranscript.thread.id);
     const times = new Set(lines.map((l) => new Date(String(l.timestamp)).toISOString()));
     expect(nodes.every((n) => times.has(n.createdAt))).toBe(true);
     // Lines that share message.id share the responseId: 39 responses on 55 assistant lines.
@@ -310,6 +310,49 @@ describe('importTranscript', () => {
     });
     expect(two.errors?.[0]?.message).toMatch(/^transcript holds 8 conversations/);
     expect(await threadCount()).toBe(before);
+  });
+
+  it('imports a Claude Code compact boundary as a compaction record with its marker', async () => {
+    const line = (type: string, extra: Obj) => ({
+      type,
+      sessionId: 's',
+      uuid: `u${JSON.stringify(extra).length}`,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      ...extra,
+    });
+    const lines = [
+      line('user', { message: { role: 'user', content: 'port it' } }),
+      line('assistant', {
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          model: 'm',
+          content: [{ type: 'text', text: 'ok' }],
+        },
+      }),
+      line('system', { subtype: 'compact_boundary', content: 'Conversation compacted' }),
+      line('user', { isCompactSummary: true, message: { role: 'user', content: 'We ported it.' } }),
+    ];
+    const result = await importPiece({ format: 'CLAUDE_CODE_JSONL', transcript: lines });
+    expect(result.errors).toBeUndefined();
+    const { thread, ...counts } = result.data!.importTranscript;
+    expect(counts).toEqual({ itemsImported: 4, compactionsImported: 1, replayed: false });
+    expect(thread.nextSeq).toBe(5);
+    const read = await t.execute<{ thread: { compactions: Obj[] } }>(
+      'query($id: ID!) { thread(id: $id) { compactions { startSeq endSeq summary markerSeq } } }',
+      { id: thread.id },
+    );
+    expect(read.thread.compactions).toEqual([
+      { startSeq: 0, endSeq: 1, summary: 'We ported it.', markerSeq: 4 },
+    ]);
+    const nodes = await readItems(thread.id);
+    expect(nodes.map((n) => n.type)).toEqual([
+      'message',
+      'message',
+      'resource_event',
+      'message',
+      'compaction',
+    ]);
   });
 
   it('stores NewItem.raw with rawFormat, counts it toward the item size, and sends it live', async () => {
@@ -426,7 +469,7 @@ describe('importTranscript', () => {
       updatedAt: dump[0]!.updatedAt,
       compactions: [dump.at(-1)!].map(({ kind: _kind, ...c }) => c),
     });
-    const nodes = await read('restored-1');
+    const nodes = await readItems('restored-1');
     expect(
       nodes.map(({ seq, type, createdAt, createdBy, data, raw, rawFormat }) => ({
         kind: 'item',

@@ -211,19 +211,23 @@ export function prepareConversation(
   });
   // What a replay must match: the content and the thread fields asked for (id only if given).
   const content = { items: conversation.items, compactions: conversation.compactions };
-  const requestHash = jsonHash(
-    options.keyCovers === 'content'
-      ? content
-      : {
-          ...content,
-          thread: {
-            id: options.threadId ?? null,
-            agentId: options.agentId,
-            name: options.name ?? null,
-            metadata: options.metadata ?? {},
-          },
-        },
-  );
+  // A content-derived key (contentKey) already is the hash of the content: not hashed twice.
+  const requestHash =
+    options.keyCovers === 'content' && key?.startsWith('content-sha256:')
+      ? key
+      : jsonHash(
+          options.keyCovers === 'content'
+            ? content
+            : {
+                ...content,
+                thread: {
+                  id: options.threadId ?? null,
+                  agentId: options.agentId,
+                  name: options.name ?? null,
+                  metadata: options.metadata ?? {},
+                },
+              },
+        );
   return { thread, items, compactions, key, requestHash };
 }
 
