@@ -49,6 +49,7 @@ import { contractErrorCodes } from './mask-error.js';
 import { createMetrics } from './metrics.js';
 import { createRateLimiter, type RateLimiter, rateLimitPlugin } from './rate-limit.js';
 import { streamCredentialsPlugin } from './stream-credentials.js';
+import { transcriptDroppedPlugin } from './transcript-dropped.js';
 import { createThreadstoreYoga, type ThreadstoreYoga, type YogaOptions } from './yoga.js';
 
 export interface App {
@@ -168,6 +169,7 @@ function guardedYoga(
       rateLimitPlugin(deps.rateLimiter, audit, env.RATE_LIMIT_RPS),
       streamCredentialsPlugin(env.STREAM_AUTH_RECHECK_MS),
       deps.metricsPlugin,
+      transcriptDroppedPlugin(),
     ],
     context: deps.context,
     classify: deps.availability.classify,
