@@ -81,14 +81,23 @@ function write(res: ServerResponse, text: string): Promise<void> {
   });
 }
 
-/** The body text of one chunk: lines, array elements, or the messages document's pieces. */
-function chunkText(format: TranscriptFormat, chunk: ExportChunk, first: boolean): string {
+/**
+ * The body text of one chunk: lines, array elements, or the messages document's pieces.
+ * @param opened whether the document was opened (false for the first chunk)
+ * @param after whether elements were written before (a comma goes first)
+ */
+function chunkText(
+  format: TranscriptFormat,
+  chunk: ExportChunk,
+  opened: boolean,
+  after: boolean,
+): string {
   const shape = shapeOf(format);
   if (shape === 'lines') return chunk.values.map((v) => `${JSON.stringify(v)}\n`).join('');
   const elements = chunk.values.map((v) => JSON.stringify(v)).join(',');
-  const sep = !first && elements ? ',' : '';
-  if (shape === 'array') return `${first ? '[' : ''}${sep}${elements}`;
-  if (!first) return `${sep}${elements}`;
+  const sep = after && elements ? ',' : '';
+  if (opened) return `${sep}${elements}`;
+  if (shape === 'array') return `[${elements}`;
   const system = chunk.system === undefined ? '' : `"system":${JSON.stringify(chunk.system)},`;
   return `{${system}"messages":[${elements}`;
 }
@@ -111,18 +120,22 @@ async function stream(
     trailer: 'x-transcript-dropped-count, x-transcript-dropped',
   });
   const dropped: Dropped[] = [];
-  let first = true;
+  let droppedCount = 0;
+  let opened = false;
+  let after = false;
   for await (const chunk of exportChunks(ctx, thread, format)) {
     if (res.destroyed) return;
+    droppedCount += chunk.dropped.length;
     dropped.push(...chunk.dropped.slice(0, MAX_TRAILER_ENTRIES - dropped.length));
-    const text = chunkText(format, chunk, first);
-    first = false;
+    const text = chunkText(format, chunk, opened, after);
+    opened = true;
+    after ||= chunk.values.length > 0;
     if (text) await write(res, text);
   }
-  if (first) await write(res, chunkText(format, { values: [], dropped: [] }, true));
+  if (!opened) await write(res, chunkText(format, { values: [], dropped: [] }, false, false));
   if (!lines) res.write(shapeOf(format) === 'messages' ? ']}' : ']');
   res.addTrailers({
-    'x-transcript-dropped-count': String(dropped.length),
+    'x-transcript-dropped-count': String(droppedCount),
     'x-transcript-dropped': asciiJson(dropped),
   });
   res.end();
