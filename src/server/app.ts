@@ -39,6 +39,7 @@ import {
   varyOnOrigin,
 } from './browser.js';
 import { buildInfo } from './build-info.js';
+import { exportRoute } from './export-route.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { healthHandler } from './health.js';
 import { inputGuard } from './input-guard.js';
@@ -49,6 +50,7 @@ import { contractErrorCodes } from './mask-error.js';
 import { createMetrics } from './metrics.js';
 import { createRateLimiter, type RateLimiter, rateLimitPlugin } from './rate-limit.js';
 import { streamCredentialsPlugin } from './stream-credentials.js';
+import { transcriptDroppedPlugin } from './transcript-dropped.js';
 import { createThreadstoreYoga, type ThreadstoreYoga, type YogaOptions } from './yoga.js';
 
 export interface App {
@@ -168,6 +170,7 @@ function guardedYoga(
       rateLimitPlugin(deps.rateLimiter, audit, env.RATE_LIMIT_RPS),
       streamCredentialsPlugin(env.STREAM_AUTH_RECHECK_MS),
       deps.metricsPlugin,
+      transcriptDroppedPlugin(),
     ],
     context: deps.context,
     classify: deps.availability.classify,
@@ -226,6 +229,7 @@ function httpServer(
     audit: Audit;
     health: ReturnType<typeof healthHandler>;
     yoga: ThreadstoreYoga;
+    exports: ReturnType<typeof exportRoute>;
   },
 ): Server {
   const { logger, health } = deps;
@@ -234,6 +238,7 @@ function httpServer(
     if (refuseMalformedHost(req, res)) return;
     if (refuseForeignHost(env.AUTH, deps.audit, req, res)) return;
     if (await health((req.url ?? '/').split('?')[0] ?? '/', res)) return;
+    if (await deps.exports(req, res)) return;
     await toYoga(req, res);
   };
   return createServer(
@@ -367,7 +372,8 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     stopping: () => stopping,
     redisStatus: redis ? () => redis.status() : undefined,
   });
-  const server = httpServer(env, { logger, audit, health, yoga });
+  const exports = exportRoute({ authenticator, base: { db, events, limits }, audit, logger });
+  const server = httpServer(env, { logger, audit, health, yoga, exports });
   const ws = attachGraphqlWs(server, { yoga, authenticator, audit, logger, ...wsLimits(env) });
   const jobs = startJobs(db, env.IDEMPOTENCY_KEY_TTL_HOURS, logger);
 

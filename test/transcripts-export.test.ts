@@ -1,0 +1,384 @@
+/**
+ * Transcript export (issue 11, points 2, 3, 4, 6) through the real GraphQL endpoint, the real
+ * HTTP route and the CLI, on the run's database: every fixture conversation imported (the
+ * file's conversations as the CLI reads them, through the import service) comes back from
+ * Thread.transcript in its own format deep-equal to the source, key order included (compared
+ * as JSON text: no normalisation); the streamed export gives the same; conversion across
+ * formats lists what it leaves out in extensions.transcriptDropped; modelContext shapes pass
+ * the providers' request rules with a compaction record applied; a THREADSTORE_JSONL dump
+ * restored on the OTHER database and dumped again is byte-identical (the sqlite project goes
+ * SQLite -> PostgreSQL, the postgresql project the other way); a 100k-item thread streams from
+ * a server process whose peak memory stays bounded; another tenant and no credentials are
+ * refused.
+ */
+import { readFileSync } from 'node:fs';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { limitsFromEnv, type ServiceContext } from '../src/context.js';
+import { parseEnv } from '../src/env.js';
+import { anonymousIdentity } from '../src/identity/identity.js';
+import { importConversation } from '../src/import/import.service.js';
+import { insertItems, type PreparedItem } from '../src/items/item.store.js';
+import { CODECS } from '../src/transcripts/index.js';
+import { buildTestApp, type TestApp } from './testkit/app.js';
+import { createDatabase, testPostgresUrl, testProvider } from './testkit/database.js';
+import type { GraphQLClient } from './testkit/graphql.js';
+import { runToExit, type ServerProcess, startServer } from './testkit/process.js';
+import { checkAnthropic, checkChat, checkResponses } from './transcripts-checks.js';
+import { sources } from './transcripts-sources.js';
+
+const SECRET = 'transcripts-export-secret-of-at-least-32-chars';
+const ALL_SCOPES = 'threads:read threads:write threads:delete admin';
+
+function jwt(tenant: string, scope = ALL_SCOPES): Promise<string> {
+  return new SignJWT({ tenant, scope })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(`user-of-${tenant}`)
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(SECRET));
+}
+
+const ENV = { HOST: '127.0.0.1', AUTH: 'required', AUTH_JWT_SECRET: SECRET };
+const TRANSCRIPT = `query($id: ID!, $format: TranscriptFormat!) {
+  thread(id: $id) { transcript(format: $format) } }`;
+const CONTEXT = `query($id: ID!, $format: TranscriptFormat!) {
+  thread(id: $id) { modelContext(format: $format) } }`;
+
+let t: TestApp;
+let a: GraphQLClient;
+let bearerA: string;
+let bearerB: string;
+let base: string;
+/** Imported fixture conversations: thread id, format, the source value. */
+const imported: { label: string; id: string; format: string; expected: unknown }[] = [];
+
+/** A service context of tenant A on `app`'s database (the importer's, as the CLI builds it). */
+function serviceContext(app: TestApp): ServiceContext {
+  return {
+    db: app.app.db,
+    identity: anonymousIdentity('tenant-a'),
+    tenantId: 'tenant-a',
+    events: app.app.events,
+    limits: limitsFromEnv(parseEnv({ DATABASE_URL: app.url })),
+  };
+}
+
+beforeAll(async () => {
+  t = await buildTestApp(ENV);
+  base = `http://127.0.0.1:${await t.app.start(0)}`;
+  bearerA = `Bearer ${await jwt('tenant-a')}`;
+  bearerB = `Bearer ${await jwt('tenant-b')}`;
+  a = t.as(bearerA);
+  const ctx = serviceContext(t);
+  for (const source of sources()) {
+    const conversations = CODECS[source.format]!.decode(source.value);
+    for (const [i, conversation] of conversations.entries()) {
+      const result = await importConversation(ctx, conversation, { agentId: 'export-test' });
+      imported.push({
+        label: `${source.file} #${i}`,
+        id: result.thread.id,
+        format: source.format,
+        expected: source.expected[i],
+      });
+    }
+  }
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function transcript(client: GraphQLClient, id: string, format: string) {
+  const res = await client.request(TRANSCRIPT, { id, format });
+  expect(res.errors).toBeUndefined();
+  return {
+    value: (res.data as { thread: { transcript: unknown } }).thread.transcript,
+    // The testkit's response type leaves extensions out; the body has them.
+    dropped: ((res as { extensions?: Record<string, unknown> }).extensions?.transcriptDropped ??
+      []) as Record<string, unknown>[],
+  };
+}
+
+/** GET /threads/<id>/export as text. */
+async function exported(id: string, format: string, authorization = bearerA) {
+  return fetch(`${base}/threads/${id}/export?format=${format}`, { headers: { authorization } });
+}
+
+describe('round trip in the source format', () => {
+  it('every fixture conversation comes back from Thread.transcript exactly, and streamed the same', async () => {
+    expect(imported.length).toBe(41);
+    for (const { label, id, format, expected } of imported) {
+      const { value, dropped } = await transcript(a, id, format);
+      // JSON text equality: deep equality including key order, nulls and unknown keys.
+      expect(JSON.stringify(value), label).toBe(JSON.stringify(expected));
+      expect(dropped, label).toEqual([]);
+      const res = await exported(id, format);
+      expect(res.status, label).toBe(200);
+      const text = await res.text();
+      if (format === 'CLAUDE_CODE_JSONL') {
+        expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+        // The stream writes JSON.stringify per line: the fixture file byte for byte.
+        const file = readFileSync(
+          `${import.meta.dirname}/../../shared/fixtures/anthropic/claude-code-transcript-python-to-rust-port.jsonl`,
+          'utf8',
+        );
+        expect(text).toBe(file);
+      } else {
+        expect(text, label).toBe(JSON.stringify(expected));
+      }
+    }
+  });
+});
+
+describe('across formats', () => {
+  it('Anthropic thinking into OPENAI_CHAT is listed in extensions.transcriptDropped', async () => {
+    const thinking = imported.find((c) => c.label === 'anthropic cassettes #0')!;
+    const { value, dropped } = await transcript(a, thinking.id, 'OPENAI_CHAT');
+    expect(Array.isArray(value)).toBe(true);
+    const reasoning = dropped.filter((d) => d.what === 'reasoning');
+    expect(reasoning.length).toBeGreaterThan(0);
+    expect(reasoning[0]!.itemId).toMatch(new RegExp(`^${thinking.id}:\\d+$`));
+    expect(reasoning[0]!.why).toMatch(/OpenAI Chat/);
+    // Every other format: a value, and the common core (tool calls) converted.
+    for (const format of ['OPENAI_RESPONSES', 'AI_SDK_UI_MESSAGES', 'CLAUDE_CODE_JSONL']) {
+      const other = await transcript(a, thinking.id, format);
+      expect(JSON.stringify(other.value)).toContain('get_user_country');
+    }
+  });
+
+  it('the CLI writes a fixture to stdout and lists what it dropped on stderr', async () => {
+    const swe = imported.find((c) => c.label === 'swe-agent #0')!;
+    const env = { DATABASE_URL: t.url };
+    const args = (format: string) => ({
+      script: 'src/transcripts/export-cli.ts',
+      args: [swe.id, '--format', format, '--tenant', 'tenant-a'],
+      timeoutMs: 60_000,
+    });
+    const same = await runToExit(env, args('OPENAI_CHAT'));
+    expect(same.code, same.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(same.stdout))).toBe(JSON.stringify(swe.expected));
+    expect(same.stderr).toMatch(/0 things the format cannot carry/);
+    const thinking = imported.find((c) => c.label === 'anthropic cassettes #0')!;
+    const across = await runToExit(env, {
+      ...args('OPENAI_CHAT'),
+      args: [thinking.id, '--format', 'OPENAI_CHAT', '--tenant', 'tenant-a'],
+    });
+    expect(across.code, across.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(across.stdout))).toBe(true);
+    expect(across.stderr).toMatch(
+      new RegExp(`dropped ${thinking.id}:\\d+ \\(seq \\d+\\): reasoning`),
+    );
+    const lines = await runToExit(env, args('THREADSTORE_JSONL'));
+    expect(lines.stdout.trimEnd().split('\n')).toHaveLength(1 + 35);
+    const missing = await runToExit(env, {
+      ...args('OPENAI_CHAT'),
+      args: ['nope', '--format', 'OPENAI_CHAT'],
+    });
+    expect(missing.code).toBe(1);
+  });
+});
+
+describe('model context', () => {
+  it('is the provider request shape with a compaction record applied', async () => {
+    const run = imported.find((c) => c.label === 'tau-bench #0')!;
+    await a.execute(
+      `mutation($input: AddCompactionInput!) { addCompaction(input: $input) { compaction { id } } }`,
+      {
+        input: {
+          threadId: run.id,
+          startSeq: 1,
+          endSeq: 4,
+          summary: 'The customer asked to change a flight.',
+        },
+      },
+    );
+    const get = async (format: string) => {
+      const res = await a.request(CONTEXT, { id: run.id, format });
+      expect(res.errors).toBeUndefined();
+      return (res.data as { thread: { modelContext: Record<string, unknown> } }).thread
+        .modelContext;
+    };
+    const chat = await get('OPENAI_CHAT');
+    expect(checkChat(chat)).toEqual([]);
+    const responses = await get('OPENAI_RESPONSES');
+    expect(checkResponses(responses)).toEqual([]);
+    const anthropic = await get('ANTHROPIC_MESSAGES');
+    expect(checkAnthropic(anthropic)).toEqual([]);
+    for (const request of [chat, responses, anthropic]) {
+      expect(JSON.stringify(request)).toContain('threadstore compaction summary of items 1-4');
+      expect(JSON.stringify(request)).toContain('The customer asked to change a flight.');
+    }
+    const bad = await a.expectError(CONTEXT, { id: run.id, format: 'THREADSTORE_JSONL' });
+    expect(bad.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('THREADSTORE_JSONL', () => {
+  it('a dump restored on the other database and dumped again is byte-identical', async () => {
+    const run = imported.find((c) => c.label === 'claude code #0')!;
+    await a.execute(
+      `mutation($input: UpdateThreadInput!) { updateThread(input: $input) { thread { id } } }`,
+      {
+        input: { id: run.id, name: 'dumped', metadata: { k: [1, 'é', null] } },
+      },
+    );
+    await a.execute(
+      `mutation($input: AddCompactionInput!) { addCompaction(input: $input) { compaction { id } } }`,
+      { input: { threadId: run.id, startSeq: 0, endSeq: 1, summary: 'Setup.' } },
+    );
+    const dump = (await transcript(a, run.id, 'THREADSTORE_JSONL')).value as unknown[];
+    const text = (lines: unknown[]) => lines.map((l) => `${JSON.stringify(l)}\n`).join('');
+    const streamed = await (await exported(run.id, 'THREADSTORE_JSONL')).text();
+    expect(streamed).toBe(text(dump));
+
+    const other = testProvider === 'sqlite' ? 'postgresql' : 'sqlite';
+    const database = await createDatabase(other, { serverUrl: testPostgresUrl, label: 'restore' });
+    const there = await buildTestApp(ENV, {}, database);
+    try {
+      const b = there.as(bearerA);
+      const restored = await b.execute(
+        `mutation($input: ImportTranscriptInput!) { importTranscript(input: $input) { thread { id } itemsImported compactionsImported } }`,
+        {
+          input: { format: 'THREADSTORE_JSONL', transcript: dump, agentId: 'ignored-by-restore?' },
+        },
+      );
+      expect(restored.importTranscript.compactionsImported).toBe(1);
+      const again = (await transcript(b, run.id, 'THREADSTORE_JSONL')).value as unknown[];
+      // agentId: the restore takes the input's agentId, so compare with the dump's put back.
+      const [head, ...rest] = again as Record<string, unknown>[];
+      const thread = { ...head, agentId: (dump[0] as Record<string, unknown>).agentId };
+      expect(text([thread, ...rest])).toBe(text(dump));
+    } finally {
+      await there.close();
+      await database.drop();
+    }
+  });
+});
+
+describe('streaming a large thread', () => {
+  const N = 100_000;
+  let threadId: string;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    const created = await a.execute(
+      `mutation { createThread(input: { agentId: "big" }) { thread { id } } }`,
+    );
+    threadId = created.createThread.thread.id;
+    const filler = 'x'.repeat(600);
+    const item = (seq: number): PreparedItem => ({
+      type: 'message',
+      status: 'COMPLETED',
+      responseId: seq % 2 ? `resp-${seq}` : null,
+      createdBy: null,
+      createdAt: null,
+      callId: null,
+      dataJson: JSON.stringify({
+        role: seq % 2 ? 'assistant' : 'user',
+        content: `${seq} ${filler}`,
+      }),
+      rawJson: null,
+      rawFormat: null,
+    });
+    const db = t.app.db.prisma;
+    const now = new Date();
+    for (let start = 0; start < N; start += 2_000) {
+      const batch = Array.from({ length: Math.min(2_000, N - start) }, (_, i) => item(start + i));
+      await db.$transaction(async (tx) => {
+        await insertItems(tx as never, 'tenant-a', threadId, start, batch, now);
+      });
+    }
+    await db.$executeRaw`UPDATE "Thread" SET "nextSeq" = ${N}, "itemCount" = ${N} WHERE "tenantId" = 'tenant-a' AND "id" = ${threadId}`;
+    // A heap of 96 MB: a server that held the thread (~70 MB of JSON text, several times that
+    // as objects) would die of it; V8 also collects within it rather than growing lazily.
+    server = await startServer(
+      { DATABASE_URL: t.url, ...ENV, LOG_LEVEL: 'warn' },
+      { nodeArgs: ['--max-old-space-size=96'] },
+    );
+  }, 300_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const peakKb = () => {
+    const status = readFileSync(`/proc/${server.process.pid}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]);
+  };
+
+  /** Reads a response body counting newlines and bytes, holding one chunk at a time. */
+  async function drain(res: Response): Promise<{ lines: number; bytes: number; head: string }> {
+    let lines = 0;
+    let bytes = 0;
+    let head = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.length;
+      const s = decoder.decode(chunk, { stream: true });
+      if (head.length < 200) head += s.slice(0, 200);
+      for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) lines++;
+    }
+    return { lines, bytes, head };
+  }
+
+  it('streams 100k items as JSONL and as a JSON array with bounded server memory', async () => {
+    const url = (format: string) => `${server.url}/threads/${threadId}/export?format=${format}`;
+    // Warm up (code loaded, pools open), then measure the peak's growth.
+    await drain(
+      await fetch(url('OPENAI_CHAT').replace(threadId, 'missing'), {
+        headers: { authorization: bearerA },
+      }),
+    );
+    const before = peakKb();
+    const dump = await fetch(url('THREADSTORE_JSONL'), { headers: { authorization: bearerA } });
+    expect(dump.status).toBe(200);
+    expect(dump.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const d = await drain(dump);
+    expect(d.lines).toBe(1 + N);
+    const chat = await fetch(url('OPENAI_CHAT'), { headers: { authorization: bearerA } });
+    const c = await drain(chat);
+    expect(c.head.startsWith('[{"role":"user","content":"0 x')).toBe(true);
+    const grewMb = (peakKb() - before) / 1024;
+    console.log(
+      `export of ${N} items: ${(d.bytes / 2 ** 20).toFixed(0)} MB JSONL, ${(c.bytes / 2 ** 20).toFixed(0)} MB JSON; server peak RSS grew ${grewMb.toFixed(1)} MB (from ${(before / 1024).toFixed(0)} MB)`,
+    );
+    // One page is ~0.3 MB; the heap is capped at 96 MB, so the peak may grow by less than that.
+    expect(grewMb).toBeLessThan(96);
+  }, 600_000);
+
+  it('is refused without credentials, without threads:read, and for another tenant', async () => {
+    const url = `${server.url}/threads/${threadId}/export?format=THREADSTORE_JSONL`;
+    const none = await fetch(url, { headers: { 'x-graphql-yoga-csrf': '1' } });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(
+      ((await none.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions
+        .code,
+    ).toBe('UNAUTHENTICATED');
+    const other = await fetch(url, { headers: { authorization: bearerB } });
+    const missing = await fetch(url.replace(threadId, 'no-such-thread'), {
+      headers: { authorization: bearerB },
+    });
+    expect(other.status).toBe(404);
+    const otherBody = (await other.json()) as {
+      errors: { message: string; extensions: { code: string } }[];
+    };
+    const missingBody = (await missing.json()) as typeof otherBody;
+    expect(otherBody.errors[0]!.extensions.code).toBe('NOT_FOUND');
+    // Another tenant's thread answers as a missing one does (only the id differs).
+    expect(otherBody.errors[0]!.message.replace(threadId, 'X')).toBe(
+      missingBody.errors[0]!.message.replace('no-such-thread', 'X'),
+    );
+    const readless = await fetch(url, {
+      headers: { authorization: `Bearer ${await jwt('tenant-a', 'threads:write')}` },
+    });
+    expect(readless.status).toBe(403);
+    const badFormat = await fetch(url.replace('THREADSTORE_JSONL', 'CSV'), {
+      headers: { authorization: bearerA },
+    });
+    expect(badFormat.status).toBe(400);
+    expect(
+      ((await badFormat.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!
+        .extensions.code,
+    ).toBe('BAD_USER_INPUT');
+  });
+});
