@@ -173,6 +173,24 @@ function runs(seqs: readonly number[], items: PreparedItem[]): [number, Prepared
   return out;
 }
 
+/** The dump's compaction records as rows, checked by the compaction rules (line numbers). */
+function compactionRows(ctx: ServiceContext, dump: Dump, lineOf: (i: number) => number) {
+  const { thread: t, items, compactions } = dump;
+  return compactions.map((c, i) => {
+    const line = lineOf(items.length + i);
+    checkCompactionInput(ctx, { threadId: t.id, ...c });
+    return {
+      tenantId: ctx.tenantId,
+      startSeq: c.startSeq,
+      endSeq: c.endSeq,
+      summary: c.summary,
+      createdAt: timeOf(c.createdAt, line, 'createdAt'),
+      createdBy: c.createdBy,
+      markerSeq: c.markerSeq,
+    };
+  });
+}
+
 /**
  * Restores a dump as a new thread. The thread's id, agentId, name and metadata are the dump's
  * unless `options` give others; everything else is the dump's.
@@ -189,22 +207,10 @@ export async function restoreDump(
   } catch (error) {
     throw asUserError(error);
   }
-  const { thread: t, items, compactions } = dump;
+  const { thread: t, items } = dump;
   const lineOf = (i: number) => i + 2;
   const prepared = items.map((item, i) => prepareDumpedItem(ctx, item, lineOf(i)));
-  const records = compactions.map((c, i) => {
-    const line = lineOf(items.length + i);
-    checkCompactionInput(ctx, { threadId: t.id, ...c });
-    return {
-      tenantId: ctx.tenantId,
-      startSeq: c.startSeq,
-      endSeq: c.endSeq,
-      summary: c.summary,
-      createdAt: timeOf(c.createdAt, line, 'createdAt'),
-      createdBy: c.createdBy,
-      markerSeq: c.markerSeq,
-    };
-  });
+  const records = compactionRows(ctx, dump, lineOf);
   const row = newThreadRow(
     ctx,
     {
