@@ -21,6 +21,7 @@ import { isJsonObject, type JsonValue } from '../json.js';
 import type { SizedRows } from '../read-budget.js';
 import type { ThreadRecord } from '../threads/thread.store.js';
 import { isEnvelope } from './envelope.js';
+import { selectItemsAfter } from './export.store.js';
 import { CODECS } from './index.js';
 import {
   type CompactionLine,
@@ -80,7 +81,11 @@ export function storedItem(record: ItemRecord): StoredItem {
   };
 }
 
-/** The thread's items in seq order, one page (EXPORT_PAGE_ITEMS) per statement. */
+/**
+ * The thread's items in seq order, one page (EXPORT_PAGE_ITEMS) per statement: within the
+ * operation's budget (selectItemPage's running sum), or, for a stream (`unbudgeted`), by a
+ * plain LIMIT page (selectItemsAfter), which a stream can afford as it holds one page at a time.
+ */
 export async function* itemPages(
   ctx: ServiceContext,
   threadId: string,
@@ -88,21 +93,24 @@ export async function* itemPages(
 ): AsyncGenerator<ItemRecord[]> {
   let lower = -1;
   for (;;) {
-    const page = await read((left) =>
-      selectItemPage(
-        ctx.db.prisma,
-        {
-          tenantId: ctx.tenantId,
-          threadId,
-          lower,
-          upper: null,
-          types: null,
-          forward: true,
-          limit: EXPORT_PAGE_ITEMS,
-        },
-        left,
-      ),
-    );
+    const page =
+      read === unbudgeted
+        ? await selectItemsAfter(ctx.db.prisma, ctx.tenantId, threadId, lower, EXPORT_PAGE_ITEMS)
+        : await read((left) =>
+            selectItemPage(
+              ctx.db.prisma,
+              {
+                tenantId: ctx.tenantId,
+                threadId,
+                lower,
+                upper: null,
+                types: null,
+                forward: true,
+                limit: EXPORT_PAGE_ITEMS,
+              },
+              left,
+            ),
+          );
     if (page.length === 0) return;
     yield page;
     if (page.length < EXPORT_PAGE_ITEMS) return;
