@@ -26,14 +26,23 @@ export const SEED_DATA_JSON = JSON.stringify({
   content: 'seeded item: '.padEnd(180, 'lorem ipsum dolor sit amet '),
 });
 
+/** The JSON of a seeded user message (seedItems with turns: every other item). */
+export const SEED_USER_JSON = JSON.stringify({
+  role: 'user',
+  content: 'seeded question: '.padEnd(180, 'lorem ipsum dolor sit amet '),
+});
+
 /** Direct SQL on the bench database, for seeding and checks. */
 export interface BenchDb {
   provider: Provider;
   url: string;
   /** Inserts threads (nextSeq/itemCount 0) with createdAt/updatedAt = now - i ms. */
   createThreads(ids: string[], agentId?: string): Promise<void>;
-  /** Appends `count` message items at seq nextSeq.. and fixes the thread's counters. */
-  seedItems(threadId: string, count: number): Promise<void>;
+  /**
+   * Appends `count` message items at seq nextSeq.. and fixes the thread's counters; with
+   * `turns`, items alternate user (first) and assistant, so a transcript has turns to cut at.
+   */
+  seedItems(threadId: string, count: number, turns?: boolean): Promise<void>;
   /** Rows of Item for a thread. */
   itemCount(threadId: string): Promise<number>;
   analyze(): Promise<void>;
@@ -76,7 +85,7 @@ function sqliteDb({ url, drop: dropDatabase }: TestDatabase): BenchDb {
         });
       })();
     },
-    async seedItems(threadId, count) {
+    async seedItems(threadId, count, turns = false) {
       const thread = db
         .prepare('SELECT "nextSeq" FROM "Thread" WHERE "tenantId" = ? AND "id" = ?')
         .get(TENANT, threadId) as { nextSeq: number } | undefined;
@@ -88,7 +97,13 @@ function sqliteDb({ url, drop: dropDatabase }: TestDatabase): BenchDb {
       const base = Date.now() - count;
       db.transaction(() => {
         for (let i = 0; i < count; i++)
-          insert.run(TENANT, threadId, start + i, iso(new Date(base + i)), SEED_DATA_JSON);
+          insert.run(
+            TENANT,
+            threadId,
+            start + i,
+            iso(new Date(base + i)),
+            turns && i % 2 === 0 ? SEED_USER_JSON : SEED_DATA_JSON,
+          );
         db.prepare(
           'UPDATE "Thread" SET "nextSeq" = "nextSeq" + ?, "itemCount" = "itemCount" + ?, "updatedAt" = ? WHERE "tenantId" = ? AND "id" = ?',
         ).run(count, count, iso(new Date()), TENANT, threadId);
@@ -128,7 +143,7 @@ async function postgresDb({ url, drop: dropDatabase }: TestDatabase): Promise<Be
         [TENANT, agentId, ids],
       );
     },
-    async seedItems(threadId, count) {
+    async seedItems(threadId, count, turns = false) {
       await client.query('BEGIN');
       try {
         const { rows } = await client.query<{ nextSeq: number }>(
@@ -139,9 +154,10 @@ async function postgresDb({ url, drop: dropDatabase }: TestDatabase): Promise<Be
         const start = rows[0].nextSeq;
         await client.query(
           `INSERT INTO "Item" ("tenantId","threadId","seq","type","status","createdAt","dataJson")
-           SELECT $1, $2, $3 + g, 'message', 'COMPLETED', now() - (($4 - g) * interval '1 millisecond'), $5
+           SELECT $1, $2, $3 + g, 'message', 'COMPLETED', now() - (($4 - g) * interval '1 millisecond'),
+             CASE WHEN $6 AND g % 2 = 0 THEN $7 ELSE $5 END
            FROM generate_series(0, $4 - 1) AS g`,
-          [TENANT, threadId, start, count, SEED_DATA_JSON],
+          [TENANT, threadId, start, count, SEED_DATA_JSON, turns, SEED_USER_JSON],
         );
         await client.query(
           'UPDATE "Thread" SET "nextSeq" = "nextSeq" + $1, "itemCount" = "itemCount" + $1, "updatedAt" = now() WHERE "tenantId" = $2 AND "id" = $3',
