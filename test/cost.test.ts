@@ -17,7 +17,7 @@ import {
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { createTestDatabase, type TestDatabase } from './testkit/database.js';
 import { type ServerProcess, startServer } from './testkit/process.js';
-import { append, createThread, message } from './testkit/seed.js';
+import { append, appendMessages, createThread, message } from './testkit/seed.js';
 import { wsClient } from './testkit/ws.js';
 
 /** Bytes of each big item's content in the response-size tests. */
@@ -109,6 +109,20 @@ describe('nodes', () => {
     });
     const hundred = await t.execute(NODES, { ids: ids.slice(0, 100) });
     expect(hundred.nodes).toHaveLength(100);
+  });
+
+  it('answers the refusal with HTTP 200, like other field errors (not 500: nothing to retry)', async () => {
+    const ids = Array.from({ length: 101 }, (_, i) => `x:${i}`);
+    const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: NODES, variables: { ids } }),
+    });
+    const body = await response.json();
+    expect({ status: response.status, code: body.errors[0].extensions.code }).toEqual({
+      status: 200,
+      code: 'BAD_USER_INPUT',
+    });
   });
 
   it('refuses 200,000 ids in variables without a look-up; /healthz answers meanwhile', async () => {
@@ -367,3 +381,21 @@ describe('normal client operations (examples/operations.graphql) under the defau
 });
 
 const FOLLOW_SOURCE = print(FollowThreadDocument);
+
+describe('Thread.context over a long thread', () => {
+  // The budgeted read computes its running sums once: it once re-ran them per item on SQLite
+  // (4,000 items took 48 s and blocked the event loop), which 5,000 items here would show
+  // as a test that never ends.
+  it('answers every one of 5,000 items', async () => {
+    const threadId = await createThread(t);
+    await appendMessages(t, threadId, 5_000);
+    const result = await t.execute(
+      'query($id: ID!) { thread(id: $id) { context { ... on ConversationItem { seq } } } }',
+      { id: threadId },
+    );
+    const seqs = (result as { thread: { context: { seq: number }[] } }).thread.context.map(
+      (entry) => entry.seq,
+    );
+    expect(seqs).toEqual(Array.from({ length: 5_000 }, (_, i) => i));
+  });
+});

@@ -349,6 +349,20 @@ describe('request errors', () => {
     expect(text).not.toContain(MARKER);
   });
 
+  it('an operationName that names no operation, or is missing among several: 400 BAD_USER_INPUT', async () => {
+    for (const body of [
+      { query: 'query X { __typename }', operationName: 'Y' },
+      { query: 'query X { __typename } query Z { __typename }' },
+      { query: 'query X { __typename }', operationName: 5 },
+    ]) {
+      const { status, text } = await sendRaw(JSON.stringify(body));
+      expect({ status, code: JSON.parse(text).errors[0].extensions.code }).toEqual({
+        status: 400,
+        code: 'BAD_USER_INPUT',
+      });
+    }
+  });
+
   it('other malformed bodies are 400 BAD_USER_INPUT without the body', async () => {
     for (const body of [
       JSON.stringify(MARKER),

@@ -79,10 +79,8 @@ function overCost(cost: number, maxCost: number): GraphQLError {
 
 /** A ThreadstoreError as the GraphQLError a client sees (code and details in extensions). */
 function asGraphQLError(error: ThreadstoreError): GraphQLError {
-  return new GraphQLError(error.message, {
-    originalError: error,
-    extensions: { ...error.details, code: error.code },
-  });
+  // No originalError: yoga would take it for an unexpected error and answer HTTP 500.
+  return new GraphQLError(error.message, { extensions: { ...error.details, code: error.code } });
 }
 
 /**

@@ -101,7 +101,11 @@ export function createMaskError(
 
 /** Yoga's request errors (a body that is not JSON, a missing query, GET for a mutation) carry
  * BAD_REQUEST, a code outside the contract's list: they are the client's input. */
-const REQUEST_ERROR_CODES: Record<string, string> = { BAD_REQUEST: 'BAD_USER_INPUT' };
+const REQUEST_ERROR_CODES: Record<string, string> = {
+  BAD_REQUEST: 'BAD_USER_INPUT',
+  // operationName missing with several operations, or naming none of them.
+  OPERATION_RESOLUTION_FAILURE: 'BAD_USER_INPUT',
+};
 
 /**
  * Gives yoga's own request errors a code of the contract (BAD_USER_INPUT; also parameters that
