@@ -15,6 +15,28 @@
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The content block types the Messages API documents for request messages. */
+const ANTHROPIC_BLOCK_TYPES = new Set([
+  'text',
+  'image',
+  'document',
+  'search_result',
+  'thinking',
+  'redacted_thinking',
+  'tool_use',
+  'tool_result',
+  'server_tool_use',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'text_editor_code_execution_tool_result',
+  'tool_search_tool_result',
+  'mcp_tool_use',
+  'mcp_tool_result',
+  'container_upload',
+]);
+
 export function checkAnthropic(request: Obj): string[] {
   const problems: string[] = [];
   const { system, messages } = request;
@@ -37,6 +59,9 @@ export function checkAnthropic(request: Obj): string[] {
       problems.push(`messages[${i}] content`);
     }
     blocks.forEach((b, k) => {
+      if (!ANTHROPIC_BLOCK_TYPES.has(String(b.type))) {
+        problems.push(`messages[${i}][${k}] unknown block type ${b.type}`);
+      }
       if (b.type === 'text' && b.text === '') problems.push(`messages[${i}][${k}] empty text`);
       if (b.type === 'tool_use') {
         if (ids.has(b.id as string)) problems.push(`messages[${i}] tool_use id ${b.id} twice`);

@@ -336,6 +336,40 @@ describe('modelContext', () => {
     }
   });
 
+  it('anthropic: reasoning written without a record goes back as thinking or redacted_thinking', () => {
+    const at = (
+      seq: number,
+      type: string,
+      data: Record<string, unknown>,
+      responseId: string | null,
+    ) =>
+      ({
+        id: `t:${seq}`,
+        seq,
+        type,
+        data,
+        responseId,
+        raw: null,
+        rawFormat: null,
+      }) as unknown as StoredItem;
+    const items = [
+      at(0, 'message', { role: 'user', content: 'What is 2+2?' }, null),
+      at(1, 'reasoning', { text: 'Simple arithmetic.', signature: 'SIG' }, 'msg_1'),
+      at(2, 'reasoning', { text: '', encryptedContent: 'ENC' }, 'msg_1'),
+      at(3, 'message', { role: 'assistant', content: '4' }, 'msg_1'),
+    ];
+    const { request, dropped } = modelContext('ANTHROPIC_MESSAGES', items);
+    expect(dropped).toEqual([]);
+    expect((request.messages as Body[])[1]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Simple arithmetic.', signature: 'SIG' },
+        { type: 'redacted_thinking', data: 'ENC' },
+        { type: 'text', text: '4' },
+      ],
+    });
+  });
+
   it('a compaction record stands in for its items as a marked summary', () => {
     const items = storedConversations('tau-bench')[0]!;
     // End the range just before a user message, so no tool pair is cut.

@@ -68,6 +68,9 @@ export function blockOf(item: StoredItem): JsonObject | null {
       ? content[0]
       : null;
   }
+  // A Claude Code line that is not a message (queue-operation, summary, system, ...) carries
+  // its envelope keys: it is a record of the session, not a content block.
+  if ('uuid' in raw || 'sessionId' in raw) return null;
   return typeof raw.type === 'string' ? raw : null;
 }
 
@@ -155,8 +158,12 @@ function addLoose(b: Builder, item: StoredItem): void {
   const n = neutralOf(item, 'Anthropic Messages', b.dropped);
   if (!n) return;
   if (n.kind === 'reasoning') {
-    const why = 'Anthropic takes thinking back only as its own signed thinking block';
-    b.dropped.push(dropped(item, 'reasoning', why));
+    const block = thinkingBlock(n);
+    if (block) b.add('assistant', [block], item.responseId, true);
+    else {
+      const why = 'Anthropic takes thinking back only as its own signed thinking block';
+      b.dropped.push(dropped(item, 'reasoning', why));
+    }
   } else if (n.kind === 'text' && (n.role === 'system' || n.role === 'developer')) {
     b.systemTexts.push(n.text);
   } else if (n.kind === 'text') {
@@ -192,6 +199,21 @@ function addLoose(b: Builder, item: StoredItem): void {
     if (n.isError) result.is_error = true;
     b.add('user', [result], null, true);
   }
+}
+
+/**
+ * A reasoning item written without an Anthropic record, as the block Anthropic takes back:
+ * `thinking` with its signature, or `redacted_thinking` with the encrypted data; null when it
+ * has neither (unsigned thinking is refused by the API).
+ */
+function thinkingBlock(n: {
+  text: string;
+  signature: string | null;
+  encryptedContent: string | null;
+}): JsonObject | null {
+  if (n.signature) return { type: 'thinking', thinking: n.text, signature: n.signature };
+  if (n.encryptedContent && !n.text) return { type: 'redacted_thinking', data: n.encryptedContent };
+  return null;
 }
 
 function imageSource(url: string): JsonObject {
