@@ -199,6 +199,16 @@ describe('typed fields', () => {
     expect(JSON.stringify(claudeCode.encode(store(conversation!)).value)).toBe(
       JSON.stringify(edited),
     );
+    // The model is sent the summary once: as the marked record, not again as the user line.
+    const records = conversation!.compactions.map((c) => ({
+      startSeq: c.startIndex,
+      endSeq: c.endIndex,
+      summary: c.summary,
+    }));
+    for (const format of ['ANTHROPIC_MESSAGES', 'OPENAI_CHAT'] as const) {
+      const json = JSON.stringify(modelContext(format, store(conversation!), records).request);
+      expect(json.split('Summary: the port is half done.').length - 1).toBe(1);
+    }
   });
 
   it('ai sdk: tool parts become a call and a result; reasoning keeps its signature', () => {

@@ -141,11 +141,15 @@ export function summaryText(record: CompactionRecord): string {
   );
 }
 
+/** The Claude Code line an item came from, or null. */
+function claudeLine(item: StoredItem): JsonObject | null {
+  if (item.rawFormat !== 'CLAUDE_CODE_JSONL' || !isJsonObject(item.raw)) return null;
+  return isJsonObject(item.raw.record) ? item.raw.record : item.raw;
+}
+
 /** True for an item from a Claude Code side-chain line (a sub-agent's own conversation). */
 function isSideChain(item: StoredItem): boolean {
-  if (item.rawFormat !== 'CLAUDE_CODE_JSONL' || !isJsonObject(item.raw)) return false;
-  const line = isJsonObject(item.raw.record) ? item.raw.record : item.raw;
-  return line.isSidechain === true;
+  return claudeLine(item)?.isSidechain === true;
 }
 
 /**
@@ -160,6 +164,9 @@ export function contextEntries(
 ): ContextEntry[] {
   const wrapped = records.map((r) => ({ kind: 'compaction' as const, ...r }));
   const main = items.filter((item) => {
+    // Claude Code's own summary line after a compact boundary: its compaction record carries
+    // the same text, sent once as the marked summary.
+    if (records.length > 0 && claudeLine(item)?.isCompactSummary === true) return false;
     if (!isSideChain(item)) return true;
     out.push(dropped(item, 'the whole item', "a side chain is a sub-agent's conversation"));
     return false;
