@@ -181,11 +181,12 @@ describe.runIf(testProvider === 'sqlite')('two processes on one SQLite file', ()
       );
       expect(imported.stderr).toBe('');
       expect(imported.code).toBe(0);
-      const ids = imported.stdout
-        .trim()
-        .split('\n')
-        .slice(0, -1)
-        .map((line) => line.split(' ')[0]!);
+      // The importer's last stdout line lists the threads it created.
+      const last = imported.stdout.trim().split('\n').at(-1) ?? '';
+      const ids = last
+        .replace(/^created threads:\s*/, '')
+        .split(/\s+/)
+        .filter(Boolean);
       expect(ids.length).toBeGreaterThan(0);
       expect(await within(3_000, () => events.length === 1 + ids.length)).toBeLessThan(1_000);
       expect(events.slice(1).map((e) => e.type)).toEqual(ids.map(() => 'CREATED'));
