@@ -18,14 +18,10 @@
  */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runCommand } from '../cli.js';
-import { limitsFromEnv, type ServiceContext } from '../context.js';
-import { openDatabase } from '../db/client.js';
-import { parseEnv } from '../env.js';
+import { operatorContext, runCommand } from '../cli.js';
+import type { ServiceContext } from '../context.js';
 import { ThreadstoreError } from '../errors.js';
-import { anonymousIdentity } from '../identity/identity.js';
 import { jsonHash } from '../json.js';
-import { createEventBus } from '../pubsub/bus.js';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../transcripts/types.js';
 import { readSource, type SourceUnit, UnknownFormatError } from './file-source.js';
 import { contentKey, type ImportResult, importConversation, scalarMeta } from './import.service.js';
@@ -173,20 +169,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--format must be one of ${TRANSCRIPT_FORMATS.join(', ')}\n${USAGE}\n`);
     return 2;
   }
-  const env = parseEnv();
-  const db = await openDatabase(values.database ?? env.DATABASE_URL, {
-    setting: values.database === undefined ? 'DATABASE_URL' : '--database',
-    sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
-  });
-  const tenantId = values.tenant ?? env.DEFAULT_TENANT;
-  const ctx: ServiceContext = {
-    db,
-    // The importer writes as its operator: every scope, in the tenant named (default DEFAULT_TENANT).
-    identity: anonymousIdentity(tenantId),
-    tenantId,
-    events: createEventBus(),
-    limits: limitsFromEnv(env),
-  };
+  const ctx = await operatorContext(values);
   const tally: Tally = { created: [], items: 0, replayed: 0, failed: 0 };
   try {
     for (const file of files) await importFile(ctx, file, values, tally);
@@ -197,7 +180,7 @@ async function main(argv: string[]): Promise<number> {
     );
     process.stdout.write(`created threads:${tally.created.map((id) => ` ${id}`).join('')}\n`);
   } finally {
-    await db.close();
+    await ctx.db.close();
   }
   return tally.failed ? 1 : 0;
 }

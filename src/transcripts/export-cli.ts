@@ -11,12 +11,8 @@
  */
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { runCommand } from '../cli.js';
-import { limitsFromEnv, type ServiceContext } from '../context.js';
-import { openDatabase } from '../db/client.js';
-import { parseEnv } from '../env.js';
-import { anonymousIdentity } from '../identity/identity.js';
-import { createEventBus } from '../pubsub/bus.js';
+import { operatorContext, runCommand } from '../cli.js';
+import type { ServiceContext } from '../context.js';
 import { findThread } from '../threads/thread.service.js';
 import { exportChunks, shapeOf } from './export-stream.js';
 import { type Dropped, TRANSCRIPT_FORMATS, type TranscriptFormat } from './types.js';
@@ -102,25 +98,13 @@ async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
-  const env = parseEnv();
-  const db = await openDatabase(values.database ?? env.DATABASE_URL, {
-    setting: values.database === undefined ? 'DATABASE_URL' : '--database',
-    sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
-  });
-  const tenantId = values.tenant ?? env.DEFAULT_TENANT;
-  const ctx: ServiceContext = {
-    db,
-    identity: anonymousIdentity(tenantId),
-    tenantId,
-    events: createEventBus(),
-    limits: limitsFromEnv(env),
-  };
+  const ctx = await operatorContext(values);
   try {
     const threadId = positionals[0]!;
     const thread = await findThread(ctx, threadId);
     if (!thread) {
       process.stderr.write(
-        `thread ${JSON.stringify(threadId)} does not exist in tenant ${tenantId}\n`,
+        `thread ${JSON.stringify(threadId)} does not exist in tenant ${ctx.tenantId}\n`,
       );
       return 1;
     }
@@ -130,7 +114,7 @@ async function main(argv: string[]): Promise<number> {
     );
     return 0;
   } finally {
-    await db.close();
+    await ctx.db.close();
   }
 }
 
