@@ -178,6 +178,189 @@ describe('across formats', () => {
   });
 });
 
+describe('across formats: what a format cannot carry is converted or listed', () => {
+  type Block = { type: string; text?: string; citations?: Record<string, unknown>[] };
+  /** The web search exchange: its response's blocks and the imported thread. */
+  const webSearch = () => {
+    const c = imported.find((x) => x.label === 'anthropic cassettes #11')!;
+    const messages = (c.expected as { messages: { content: Block[] }[] }).messages;
+    const blocks = messages.at(-1)!.content;
+    // Items: the user message (seq 0), then one per block of the response.
+    const texts = blocks.flatMap((b, k) => (b.type === 'text' ? [{ ...b, seq: 1 + k }] : []));
+    return { c, texts, cited: texts.filter((b) => b.citations) };
+  };
+
+  it('Anthropic text blocks go to OPENAI_CHAT unjoined; their citations are listed as dropped', async () => {
+    const { c, texts, cited } = webSearch();
+    expect(texts).toHaveLength(19);
+    expect(cited).toHaveLength(9);
+    const { value, dropped } = await transcript(a, c.id, 'OPENAI_CHAT');
+    const assistant = (value as Record<string, unknown>[])[1]!;
+    // Each text block its own part: the text is exactly the model's, nothing joined in.
+    expect(assistant).toEqual({
+      role: 'assistant',
+      content: texts.map((b) => ({ type: 'text', text: b.text })),
+    });
+    expect(dropped.filter((d) => String(d.what).includes('citations'))).toEqual(
+      cited.map((b) => ({
+        itemId: `${c.id}:${b.seq}`,
+        seq: b.seq,
+        what: 'text part 0: citations (web_search_result_location)',
+        why: 'OpenAI Chat has no equivalent of an Anthropic web_search_result_location citation',
+      })),
+    );
+  });
+
+  it('Anthropic web search citations become Responses url_citation annotations (cited_text and encrypted_index listed)', async () => {
+    const { c, texts, cited } = webSearch();
+    const { value, dropped } = await transcript(a, c.id, 'OPENAI_RESPONSES');
+    const assistant = (value as Record<string, unknown>[]).filter((m) => m.role === 'assistant');
+    expect(assistant).toEqual(
+      texts.map((b) =>
+        b.citations
+          ? {
+              role: 'assistant',
+              content: [
+                {
+                  type: 'output_text',
+                  text: b.text,
+                  annotations: b.citations.map((x) => ({
+                    type: 'url_citation',
+                    start_index: 0,
+                    end_index: [...b.text!].length,
+                    url: x.url,
+                    title: x.title,
+                  })),
+                },
+              ],
+            }
+          : { role: 'assistant', content: b.text },
+      ),
+    );
+    // "Temperature: 66°F with clear skies": 34 characters.
+    expect(
+      (assistant[1]!.content as { annotations: { end_index: number }[] }[])[0]!.annotations[0]!
+        .end_index,
+    ).toBe(34);
+    expect(dropped.filter((d) => String(d.what).includes('citations'))).toEqual(
+      cited.map((b) => ({
+        itemId: `${c.id}:${b.seq}`,
+        seq: b.seq,
+        what: 'text part 0: citations[].cited_text, citations[].encrypted_index',
+        why: 'a url_citation annotation carries url, title and the span only',
+      })),
+    );
+  });
+
+  it('Anthropic web search citations become AI SDK source-url parts after their text', async () => {
+    const { c, texts } = webSearch();
+    const { value, dropped } = await transcript(a, c.id, 'AI_SDK_UI_MESSAGES');
+    const parts = (value as { role: string; parts: Record<string, unknown>[] }[])[1]!.parts;
+    expect(parts.filter((p) => p.type === 'text' || p.type === 'source-url')).toEqual(
+      texts.flatMap((b) => [
+        { type: 'text', text: b.text },
+        ...(b.citations ?? []).map((x, j) => ({
+          type: 'source-url',
+          sourceId: `${c.id}:${b.seq}:0:${j}`,
+          url: x.url,
+          title: x.title,
+          providerMetadata: {
+            anthropic: { citedText: x.cited_text, encryptedIndex: x.encrypted_index },
+          },
+        })),
+      ]),
+    );
+    expect(dropped.filter((d) => String(d.what).includes('citations'))).toEqual([]);
+  });
+
+  it('Responses instructions are the system prompt in other formats and instructions in its own request', async () => {
+    const c = imported.find((x) => x.label === 'responses cassettes #9')!;
+    const instructions = 'You are a helpful assistant.';
+    const first = async (format: string) => {
+      const { value } = await transcript(a, c.id, format);
+      return value;
+    };
+    expect(((await first('OPENAI_CHAT')) as unknown[])[0]).toEqual({
+      role: 'system',
+      content: instructions,
+    });
+    expect(((await first('ANTHROPIC_MESSAGES')) as { system: unknown }).system).toBe(instructions);
+    expect(((await first('AI_SDK_UI_MESSAGES')) as unknown[])[0]).toEqual({
+      id: `msg-0`,
+      role: 'system',
+      parts: [{ type: 'text', text: instructions }],
+    });
+    // Its own format: the item list exactly as before (the round trip test), nothing dropped.
+    const own = await transcript(a, c.id, 'OPENAI_RESPONSES');
+    expect(JSON.stringify(own.value)).toBe(JSON.stringify(c.expected));
+    expect(own.dropped).toEqual([]);
+    const context = async (format: string) => {
+      const res = await a.request(CONTEXT, { id: c.id, format });
+      expect(res.errors).toBeUndefined();
+      return (res.data as { thread: { modelContext: Record<string, unknown> } }).thread
+        .modelContext;
+    };
+    const responses = await context('OPENAI_RESPONSES');
+    expect(Object.keys(responses)).toEqual(['instructions', 'input']);
+    expect(responses.instructions).toBe(instructions);
+    expect(checkResponses(responses)).toEqual([]);
+    const anthropic = await context('ANTHROPIC_MESSAGES');
+    expect(anthropic.system).toBe(instructions);
+    expect(checkAnthropic(anthropic)).toEqual([]);
+    const chat = await context('OPENAI_CHAT');
+    expect((chat.messages as unknown[])[0]).toEqual({ role: 'system', content: instructions });
+    expect(checkChat(chat)).toEqual([]);
+  });
+
+  it('an AI SDK assistant image goes to neither OpenAI format and is listed', async () => {
+    const ui = [
+      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Chart the sales.' }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        parts: [
+          { type: 'text', text: 'Here it is:' },
+          { type: 'file', mediaType: 'image/png', url: 'https://example.com/chart.png' },
+        ],
+      },
+    ];
+    const created = await a.execute(
+      `mutation($input: ImportTranscriptInput!) { importTranscript(input: $input) { thread { id } } }`,
+      { input: { format: 'AI_SDK_UI_MESSAGES', transcript: ui, agentId: 'export-test' } },
+    );
+    const id = created.importTranscript.thread.id as string;
+    const image = {
+      itemId: `${id}:2`,
+      seq: 2,
+      what: 'image',
+    };
+    const chat = await transcript(a, id, 'OPENAI_CHAT');
+    expect(chat.value).toEqual([
+      { role: 'user', content: 'Chart the sales.' },
+      { role: 'assistant', content: 'Here it is:' },
+    ]);
+    expect(chat.dropped).toEqual([
+      {
+        ...image,
+        why: 'an OpenAI Chat assistant message takes text and refusal parts only, no images',
+      },
+    ]);
+    const responses = await transcript(a, id, 'OPENAI_RESPONSES');
+    expect(responses.value).toEqual([
+      { role: 'user', content: 'Chart the sales.' },
+      { role: 'assistant', content: 'Here it is:' },
+    ]);
+    expect(responses.dropped).toEqual([
+      {
+        ...image,
+        why: 'an OpenAI Responses assistant message takes output_text and refusal parts only, no images',
+      },
+    ]);
+    // Its own format keeps it.
+    expect((await transcript(a, id, 'AI_SDK_UI_MESSAGES')).value).toEqual(ui);
+  });
+});
+
 describe('model context', () => {
   it('is the provider request shape with a compaction record applied', async () => {
     const run = imported.find((c) => c.label === 'tau-bench #0')!;

@@ -10,7 +10,7 @@
  * share the message id as responseId.
  */
 import { isJsonObject, type JsonValue } from '../json.js';
-import { dropped, type Neutral, neutralOf } from './common.js';
+import { dropped, isWebCitation, type Neutral, neutralOf, segmentDrops } from './common.js';
 import { isEnvelope, otherType, readRecords, splitRaws, str } from './envelope.js';
 import {
   type DecodedConversation,
@@ -111,6 +111,8 @@ function companion(item: StoredItem, previous: StoredItem): boolean {
   );
 }
 
+const TARGET = 'AI SDK UIMessage';
+
 /**
  * Items back to `UIMessage[]`: messages of this format from raw; others converted (text and
  * images as file parts, reasoning with its provider metadata, tool parts with their output).
@@ -125,7 +127,7 @@ export function encode(items: readonly StoredItem[]): Encoded {
       open = null;
       continue;
     }
-    const n = neutralOf(unit.item, 'AI SDK UIMessage', drop);
+    const n = neutralOf(unit.item, TARGET, drop);
     if (!n) continue;
     if (n.kind === 'result') {
       if (!attachResult(out, n)) {
@@ -147,6 +149,7 @@ export function encode(items: readonly StoredItem[]): Encoded {
       out.push(message);
       open = { message, responseId };
     }
+    if (n.kind === 'text') drop.push(...segmentDrops(n.item, n.segments, TARGET, isWebCitation));
     (open.message.parts as JsonValue[]).push(...partsOf(n));
   }
   return { value: out, dropped: drop };
@@ -174,7 +177,24 @@ function partsOf(n: Exclude<Neutral, { kind: 'result' }>): JsonValue[] {
     if (metadata) part.providerMetadata = metadata;
     return [part];
   }
-  const parts: JsonValue[] = n.text ? [{ type: 'text', text: n.text }] : [];
+  // One text part per source text part (unjoined); an Anthropic web search citation becomes a
+  // source-url part right after its text, its cited_text and encrypted_index in providerMetadata.
+  const parts: JsonValue[] = [];
+  n.segments.forEach((s, k) => {
+    if (s.text !== '') parts.push({ type: 'text', text: s.text });
+    s.citations.filter(isWebCitation).forEach((c, j) => {
+      const part: JsonObject = {
+        type: 'source-url',
+        sourceId: `${n.item.id}:${k}:${j}`,
+        url: c.url as string,
+      };
+      if (typeof c.title === 'string') part.title = c.title;
+      part.providerMetadata = {
+        anthropic: { citedText: c.cited_text ?? null, encryptedIndex: c.encrypted_index ?? null },
+      };
+      parts.push(part);
+    });
+  });
   for (const url of n.images) {
     const mediaType = /^data:([^;,]+)/.exec(url)?.[1] ?? 'image/*';
     parts.push({ type: 'file', mediaType, url });

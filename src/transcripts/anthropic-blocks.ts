@@ -5,8 +5,16 @@
  */
 import { isJsonObject, type JsonValue } from '../json.js';
 import { parseArguments } from './arguments.js';
-import { dropped, isCompaction, neutralOf, outputText, summaryText } from './common.js';
-import { isEnvelope, otherType, readRecords, valueAt } from './envelope.js';
+import {
+  blockOf,
+  dropped,
+  isCompaction,
+  neutralOf,
+  outputText,
+  segmentDrops,
+  summaryText,
+} from './common.js';
+import { otherType, readRecords, valueAt } from './envelope.js';
 import type { ContextEntry, Dropped, Encoded, ItemDraft, JsonObject, StoredItem } from './types.js';
 
 type Body = Pick<ItemDraft, 'message' | 'toolCall' | 'toolResult' | 'reasoning' | 'other'>;
@@ -49,29 +57,6 @@ export function blockBody(block: JsonObject, role: string): Body {
       // client tool pair; kept whole.
       return { other: { type: otherType('anthropic', block.type), data: block } };
   }
-}
-
-const ANTHROPIC_FAMILY = new Set(['ANTHROPIC_MESSAGES', 'CLAUDE_CODE_JSONL']);
-
-/**
- * The verbatim block an item was made from, when its raw is Anthropic-shaped (an Anthropic
- * message or Claude Code line with one block, an envelope, or a block); null otherwise.
- */
-export function blockOf(item: StoredItem): JsonObject | null {
-  if (!item.rawFormat || !ANTHROPIC_FAMILY.has(item.rawFormat)) return null;
-  const raw = item.raw;
-  if (isEnvelope(raw)) return isJsonObject(raw.block) ? raw.block : null;
-  if (!isJsonObject(raw)) return null;
-  const content = isJsonObject(raw.message) ? raw.message.content : raw.content;
-  if ('role' in raw || isJsonObject(raw.message)) {
-    return Array.isArray(content) && content.length === 1 && isJsonObject(content[0])
-      ? content[0]
-      : null;
-  }
-  // A Claude Code line that is not a message (queue-operation, summary, system, ...) carries
-  // its envelope keys: it is a record of the session, not a content block.
-  if ('uuid' in raw || 'sessionId' in raw) return null;
-  return typeof raw.type === 'string' ? raw : null;
 }
 
 /** The role of the Anthropic message an item belongs in. */
@@ -167,7 +152,11 @@ function addLoose(b: Builder, item: StoredItem): void {
   } else if (n.kind === 'text' && (n.role === 'system' || n.role === 'developer')) {
     b.systemTexts.push(n.text);
   } else if (n.kind === 'text') {
-    const blocks: JsonValue[] = n.text ? [{ type: 'text', text: n.text }] : [];
+    // One text block per text part (Anthropic refuses empty ones): the text is not re-joined.
+    const blocks: JsonValue[] = n.segments
+      .filter((s) => s.text !== '')
+      .map((s) => ({ type: 'text', text: s.text }));
+    b.dropped.push(...segmentDrops(item, n.segments, 'Anthropic Messages', () => false));
     for (const url of n.images) blocks.push({ type: 'image', source: imageSource(url) });
     b.add(
       n.role === 'assistant' ? 'assistant' : 'user',

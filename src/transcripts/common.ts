@@ -5,11 +5,33 @@
  */
 import { assembleContext } from '../compaction/context.js';
 import { isJsonObject, type JsonValue } from '../json.js';
+import { isEnvelope } from './envelope.js';
 import type { CompactionRecord, ContextEntry, Dropped, JsonObject, StoredItem } from './types.js';
+
+/**
+ * One text part of a message, unaltered (a message's text parts are kept apart so no target joins
+ * them with a separator the model never wrote), with what the source attached to it:
+ * `citations` are Anthropic citation objects (a text block's `citations`: the whole block is the
+ * cited claim); `annotations` are OpenAI Responses output_text annotations (url_citation ...,
+ * indices into this text).
+ */
+export interface Segment {
+  text: string;
+  citations: JsonObject[];
+  annotations: JsonObject[];
+}
 
 /** An item in format-neutral terms. */
 export type Neutral =
-  | { kind: 'text'; role: string; text: string; images: string[]; item: StoredItem }
+  | {
+      kind: 'text';
+      role: string;
+      /** The text parts joined by newlines (for a target that takes one string, such as a system prompt). */
+      text: string;
+      segments: Segment[];
+      images: string[];
+      item: StoredItem;
+    }
   | { kind: 'call'; callId: string; name: string; arguments: JsonValue; item: StoredItem }
   | {
       kind: 'result';
@@ -45,7 +67,8 @@ export function neutralOf(item: StoredItem, target: string, out: Dropped[]): Neu
     case 'message': {
       const parts = d.parts;
       const text = typeof d.content === 'string' ? d.content : partsText(parts);
-      return { kind: 'text', role: String(d.role), text, images: imageRefs(parts), item };
+      const segments = segmentsOf(item, d);
+      return { kind: 'text', role: String(d.role), text, segments, images: imageRefs(parts), item };
     }
     case 'tool_call':
       return {
@@ -77,6 +100,82 @@ export function neutralOf(item: StoredItem, target: string, out: Dropped[]): Neu
       out.push(dropped(item, 'the whole item', `${target} has no ${item.type} records`));
       return null;
   }
+}
+
+const objects = (v: JsonValue | undefined): JsonObject[] =>
+  Array.isArray(v) ? v.filter(isJsonObject) : [];
+
+/**
+ * A message item's text parts: each text part of its `parts` list (any format's), or its
+ * `content` string as one part with the citations of the Anthropic text block it came from.
+ */
+function segmentsOf(item: StoredItem, d: JsonObject): Segment[] {
+  const parts = objects(d.parts).filter((p) => typeof p.text === 'string');
+  if (parts.length > 0) {
+    return parts.map((p) => ({
+      text: p.text as string,
+      citations: objects(p.citations),
+      annotations: objects(p.annotations),
+    }));
+  }
+  if (typeof d.content !== 'string') return [];
+  const citations = objects(blockOf(item)?.citations);
+  return [{ text: d.content, citations, annotations: [] }];
+}
+
+const ANTHROPIC_FAMILY = new Set(['ANTHROPIC_MESSAGES', 'CLAUDE_CODE_JSONL']);
+
+/**
+ * The verbatim block an item was made from, when its raw is Anthropic-shaped (an Anthropic
+ * message or Claude Code line with one block, an envelope, or a block); null otherwise.
+ */
+export function blockOf(item: StoredItem): JsonObject | null {
+  if (!item.rawFormat || !ANTHROPIC_FAMILY.has(item.rawFormat)) return null;
+  const raw = item.raw;
+  if (isEnvelope(raw)) return isJsonObject(raw.block) ? raw.block : null;
+  if (!isJsonObject(raw)) return null;
+  const content = isJsonObject(raw.message) ? raw.message.content : raw.content;
+  if ('role' in raw || isJsonObject(raw.message)) {
+    return Array.isArray(content) && content.length === 1 && isJsonObject(content[0])
+      ? content[0]
+      : null;
+  }
+  // A Claude Code line that is not a message (queue-operation, summary, system, ...) carries
+  // its envelope keys: it is a record of the session, not a content block.
+  if ('uuid' in raw || 'sessionId' in raw) return null;
+  return typeof raw.type === 'string' ? raw : null;
+}
+
+/**
+ * Dropped-list entries for what a target cannot carry of a text item's segments: each
+ * Anthropic citation `accept` does not take, and every Responses annotation (`annotations`
+ * false) — each entry names the field and says why.
+ */
+export function segmentDrops(
+  item: StoredItem,
+  segments: readonly Segment[],
+  target: string,
+  accept: (citation: JsonObject) => boolean,
+  annotations = false,
+): Dropped[] {
+  const out: Dropped[] = [];
+  segments.forEach((s, k) => {
+    for (const c of s.citations.filter((c) => !accept(c))) {
+      const why = `${target} has no equivalent of an Anthropic ${String(c.type)} citation`;
+      out.push(dropped(item, `text part ${k}: citations (${String(c.type)})`, why));
+    }
+    if (!annotations && s.annotations.length > 0) {
+      const types = [...new Set(s.annotations.map((a) => String(a.type)))].join(', ');
+      const why = `${target} has no field for OpenAI Responses output_text annotations`;
+      out.push(dropped(item, `text part ${k}: annotations (${types})`, why));
+    }
+  });
+  return out;
+}
+
+/** True for an Anthropic web search citation, which names its source by url and title. */
+export function isWebCitation(c: JsonObject): boolean {
+  return c.type === 'web_search_result_location' && typeof c.url === 'string';
 }
 
 /** The text parts of a content-part list (any format's text parts), joined by newlines. */

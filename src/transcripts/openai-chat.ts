@@ -18,6 +18,8 @@ import {
   isCompaction,
   neutralOf,
   outputText,
+  type Segment,
+  segmentDrops,
   summaryText,
 } from './common.js';
 import { readRecords, splitRaws, str } from './envelope.js';
@@ -153,9 +155,14 @@ function messageBody(role: string, content: JsonValue | undefined): ItemDraft['m
 /** The split list of a Chat record: tool_call_ids for a SWE-agent tool message, else tool_calls. */
 const pathOf = (record: JsonObject) => ['tool_call_ids' in record ? 'tool_call_ids' : 'tool_calls'];
 
+const TARGET = 'OpenAI Chat';
+
 /**
  * Items back to a Chat messages array: records of this format from raw, others converted
- * (text, images by URL, tool calls and results); reasoning and other types are dropped.
+ * (text, images by URL, tool calls and results); reasoning and other types are dropped, and so
+ * are what Chat messages have no field for: citations and annotations on text, images in an
+ * assistant message (its content takes text and refusal parts only). An assistant message's
+ * several text parts stay apart as `{type: "text"}` parts.
  */
 export function encode(items: readonly StoredItem[]): Encoded {
   const out: JsonValue[] = [];
@@ -167,8 +174,14 @@ export function encode(items: readonly StoredItem[]): Encoded {
       open = null;
       continue;
     }
-    const n = neutralOf(unit.item, 'OpenAI Chat', drop);
+    const n = neutralOf(unit.item, TARGET, drop);
     if (!n) continue;
+    if (n.kind === 'text') drop.push(...segmentDrops(n.item, n.segments, TARGET, () => false));
+    if (n.kind === 'text' && n.role === 'assistant' && n.images.length > 0) {
+      const why = 'an OpenAI Chat assistant message takes text and refusal parts only, no images';
+      for (const _ of n.images) drop.push(dropped(n.item, 'image', why));
+      if (n.segments.length === 0) continue;
+    }
     if (n.kind === 'reasoning') {
       drop.push(dropped(n.item, 'reasoning', 'OpenAI Chat messages carry no reasoning'));
       continue;
@@ -183,7 +196,7 @@ export function encode(items: readonly StoredItem[]): Encoded {
     if (n.kind === 'result') {
       out.push({ role: 'tool', tool_call_id: n.callId, content: outputText(n.output) });
     } else if (n.kind === 'text' && n.role !== 'assistant') {
-      out.push({ role: n.role, content: chatContent(n.text, n.images) });
+      out.push({ role: n.role, content: chatContent(n.segments, n.images) });
     } else {
       const message: JsonObject = { role: 'assistant', content: null };
       appendToAssistant(message, n);
@@ -204,15 +217,28 @@ function appendToAssistant(message: JsonObject, n: ReturnType<typeof neutralOf>)
     });
     message.tool_calls = calls;
   } else if (n?.kind === 'text') {
-    const before = typeof message.content === 'string' ? `${message.content}\n` : '';
-    message.content = `${before}${n.text}`;
+    // Text parts of one response stay apart (a string while there is one): joining them would
+    // add text the model never wrote.
+    const before = message.content;
+    const texts = [
+      ...(typeof before === 'string' ? [before] : []),
+      ...(Array.isArray(before) ? before.map((p) => String((p as JsonObject).text)) : []),
+      ...n.segments.map((s) => s.text),
+    ];
+    message.content =
+      texts.length === 0 ? null : texts.length === 1 ? texts[0]! : texts.map(textPart);
   }
 }
 
-/** Chat content: a string, or text and image_url parts when there are images. */
-export function chatContent(text: string, images: readonly string[]): JsonValue {
-  if (images.length === 0) return text;
-  const parts: JsonValue[] = text ? [{ type: 'text', text }] : [];
+const textPart = (text: string): JsonObject => ({ type: 'text', text });
+
+/**
+ * Chat content of a user, system or developer message: a string when it is one text part, else
+ * text parts (unjoined) then image_url parts.
+ */
+export function chatContent(segments: readonly Segment[], images: readonly string[]): JsonValue {
+  if (images.length === 0 && segments.length <= 1) return segments[0]?.text ?? '';
+  const parts: JsonValue[] = segments.filter((s) => s.text !== '').map((s) => textPart(s.text));
   for (const url of images) parts.push({ type: 'image_url', image_url: { url } });
   return parts;
 }

@@ -3,7 +3,8 @@
  * function_call | function_call_output | ...}]` (typeless `{role, content}` messages included).
  *
  * Sources decode accepts: an item array; a request body `{input, ...}` (its other keys, such as
- * instructions, model and tools, go to `meta`); a response `{object: "response", output}`;
+ * instructions, model and tools, go to `meta`; non-empty instructions also become a system
+ * message item first, raw `{instructions}`, so they convert as the system prompt); a response `{object: "response", output}`;
  * recorded exchanges (exchanges.ts), each the conversation `[...request.input,
  * ...response.output]`. One item per source item, raw verbatim (nothing is split). Output items
  * get responseId, createdBy and createdAt from their response (id, model, created_at).
@@ -15,9 +16,12 @@ import {
   contextEntries,
   dropped,
   isCompaction,
+  isWebCitation,
+  type Neutral,
   neutralOf,
   outputText,
   partsText,
+  segmentDrops,
   summaryText,
 } from './common.js';
 import { isoTime, otherType, readRecords, str } from './envelope.js';
@@ -53,7 +57,7 @@ export function decode(source: unknown): DecodedConversation[] {
   if (exchanges) {
     return exchanges.map((x, index) => {
       const where = x.where ? `${x.where}.request_body.input` : 'input';
-      const items = inputDrafts(x.request.input, where);
+      const items = [...instructionsDrafts(x.request), ...inputDrafts(x.request.input, where)];
       if (x.response) items.push(...outputDrafts(x.response, `${x.where}.response_body.output`));
       const meta = without(x.request, 'input');
       if (x.source) meta.source = x.source;
@@ -68,10 +72,35 @@ export function decode(source: unknown): DecodedConversation[] {
     return [{ index: 0, items: outputDrafts(source, 'output'), compactions: [], meta }];
   }
   if (isJsonObject(source) && 'input' in source) {
-    const items = inputDrafts(source.input, 'input');
+    const items = [...instructionsDrafts(source), ...inputDrafts(source.input, 'input')];
     return [{ index: 0, items, compactions: [], meta: without(source, 'input') }];
   }
   throw new TranscriptError(null, 'expected an item array, a request with input, or a response');
+}
+
+/**
+ * A request's `instructions` (the API's "system (or developer) message inserted into the
+ * model's context") as a system message item with raw `{instructions}`, so other formats get
+ * them as their system prompt; none when they are absent, null or empty. Encode in this format
+ * leaves the item out of the item list (instructions are a request key, like model and tools);
+ * modelContext sends it back as `instructions`.
+ */
+function instructionsDrafts(request: JsonObject): ItemDraft[] {
+  const instructions = request.instructions;
+  if (typeof instructions !== 'string' || instructions === '') return [];
+  const message = { role: 'system', content: instructions };
+  return [{ ...NO_ORIGIN, message, raw: { instructions }, rawFormat: FORMAT }];
+}
+
+/** True for the item of a request's instructions (see instructionsDrafts). */
+function isInstructions(item: StoredItem): boolean {
+  const raw = item.raw;
+  return (
+    item.rawFormat === FORMAT &&
+    isJsonObject(raw) &&
+    Object.keys(raw).length === 1 &&
+    typeof raw.instructions === 'string'
+  );
 }
 
 function inputDrafts(input: JsonValue | undefined, where: string): ItemDraft[] {
@@ -138,12 +167,14 @@ function itemDraft(item: JsonValue, origin: Origin, where: string): ItemDraft {
 /**
  * Items back to an input-item array: records of this format verbatim; others converted (easy
  * messages, function_call, function_call_output). Reasoning from other providers and other item
- * types are dropped.
+ * types are dropped. The item of a request's instructions is left out: they are a request key
+ * beside the item list, as model and tools are (modelContext sends them as `instructions`).
  */
 export function encode(items: readonly StoredItem[]): Encoded {
   const out: JsonValue[] = [];
   const drop: Dropped[] = [];
-  for (const unit of readRecords(items, FORMAT, () => [], isJsonObject)) {
+  const rest = items.filter((item) => !isInstructions(item));
+  for (const unit of readRecords(rest, FORMAT, () => [], isJsonObject)) {
     if (unit.kind === 'record') out.push(unit.value);
     else {
       const converted = convert(unit.item, drop);
@@ -153,13 +184,22 @@ export function encode(items: readonly StoredItem[]): Encoded {
   return { value: out, dropped: drop };
 }
 
+const TARGET = 'OpenAI Responses';
+
 function convert(item: StoredItem, drop: Dropped[]): JsonObject | null {
-  const n = neutralOf(item, 'OpenAI Responses', drop);
+  const n = neutralOf(item, TARGET, drop);
   if (!n) return null;
   switch (n.kind) {
     case 'text': {
-      if (n.images.length === 0) return { role: n.role, content: n.text };
-      const parts: JsonValue[] = n.text ? [{ type: 'input_text', text: n.text }] : [];
+      if (n.role === 'assistant') return assistantMessage(n, drop);
+      if (n.images.length === 0 && n.segments.length <= 1) {
+        drop.push(...segmentDrops(item, n.segments, TARGET, () => false));
+        return { role: n.role, content: n.segments[0]?.text ?? '' };
+      }
+      drop.push(...segmentDrops(item, n.segments, TARGET, () => false));
+      const parts: JsonValue[] = n.segments
+        .filter((s) => s.text !== '')
+        .map((s) => ({ type: 'input_text', text: s.text }));
       for (const url of n.images) parts.push({ type: 'input_image', image_url: url });
       return { role: n.role, content: parts };
     }
@@ -176,6 +216,50 @@ function convert(item: StoredItem, drop: Dropped[]): JsonObject | null {
       drop.push(dropped(item, 'reasoning', 'OpenAI takes back only its own reasoning items'));
       return null;
   }
+}
+
+/**
+ * An assistant message from another format. Plain text stays `{role, content: text}`; several
+ * text parts, or text with Anthropic web search citations, become `output_text` parts (the
+ * assistant's own content type), one per text part so nothing is joined. A web search citation
+ * becomes a `url_citation` annotation spanning its whole part (an Anthropic citation supports
+ * its whole text block); indices count characters (Unicode code points), as the API's docs
+ * word them. What has no place is listed: a citation's cited_text and encrypted_index, other
+ * citation types, and images (an assistant message takes output_text and refusal parts only;
+ * input_image is for user, system and developer messages).
+ */
+function assistantMessage(
+  n: Extract<Neutral, { kind: 'text' }>,
+  drop: Dropped[],
+): JsonObject | null {
+  const item = n.item;
+  const why =
+    'an OpenAI Responses assistant message takes output_text and refusal parts only, no images';
+  for (const _ of n.images) drop.push(dropped(item, 'image', why));
+  drop.push(...segmentDrops(item, n.segments, TARGET, isWebCitation));
+  if (n.segments.length === 0)
+    return n.images.length > 0 ? null : { role: 'assistant', content: '' };
+  const cited = n.segments.some((s) => s.citations.some(isWebCitation));
+  if (!cited && n.segments.length === 1) return { role: 'assistant', content: n.segments[0]!.text };
+  const content = n.segments.map((s, k) => {
+    const web = s.citations.filter(isWebCitation);
+    if (web.length > 0) {
+      const why = 'a url_citation annotation carries url, title and the span only';
+      drop.push(
+        dropped(item, `text part ${k}: citations[].cited_text, citations[].encrypted_index`, why),
+      );
+    }
+    const end = [...s.text].length;
+    const annotations = web.map((c) => ({
+      type: 'url_citation',
+      start_index: 0,
+      end_index: end,
+      url: c.url as string,
+      title: typeof c.title === 'string' ? c.title : '',
+    }));
+    return { type: 'output_text', text: s.text, annotations };
+  });
+  return { role: 'assistant', content };
 }
 
 /**
@@ -204,5 +288,10 @@ export function modelContext(
     input.push({ role: 'user', content: summaryText(entry) });
   }
   flush();
-  return { request: { input }, dropped: drop };
+  // A Responses request's own instructions go back where they came from.
+  const instructions = items.filter(isInstructions).map((i) => (i.raw as JsonObject).instructions);
+  const request: JsonObject =
+    instructions.length > 0 ? { instructions: instructions.join('\n\n') } : {};
+  request.input = input;
+  return { request, dropped: drop };
 }
