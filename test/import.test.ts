@@ -413,7 +413,7 @@ describe('importing through the service layer', () => {
     const [conversation] = CODECS.OPENAI_CHAT!.decode([tauRuns[0]]);
     const small = { ...ctx, limits: { ...ctx.limits, maxItemBytes: 2000 } };
     await expect(importConversation(small, conversation!, options)).rejects.toThrow(
-      /^items\[0\]: its data and raw are \d+ bytes of JSON; the limit is 2000 bytes per item\.$/,
+      /^transcript: \[0\]\.traj\[0\]: its data is \d+ bytes of JSON; the limit is 2000 bytes \(for data, and for raw on its own\)\.$/,
     );
     expect(await threadCount()).toBe(before);
   });

@@ -300,7 +300,8 @@ describe('importTranscript', () => {
         input: { agentId: 'importer', format: 'CLAUDE_CODE_JSONL', transcript: cc.value },
       });
       expect(big.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
-      expect(big.errors?.[0]?.message).toMatch(/^items\[0\]: its data and raw are \d+ bytes/);
+      // Named by the source line (cc.value[1] is the first line over 300 bytes of data).
+      expect(big.errors?.[0]?.message).toMatch(/^transcript: line 2: its data is \d+ bytes/);
     } finally {
       await tooBig.close();
     }
@@ -355,7 +356,7 @@ describe('importTranscript', () => {
     ]);
   });
 
-  it('stores NewItem.raw with rawFormat, counts it toward the item size, and sends it live', async () => {
+  it('stores NewItem.raw with rawFormat, holds it to the item size on its own, and sends it live', async () => {
     const created = await t.execute<{ createThread: { thread: { id: string } } }>(
       'mutation { createThread(input: { agentId: "raw" }) { thread { id } } }',
     );
@@ -388,12 +389,20 @@ describe('importTranscript', () => {
     expect(alone.errors?.[0]?.message).toMatch(/^items\[0\]: raw and rawFormat go together/);
     const small = await buildTestApp({ MAX_ITEM_BYTES: '150' }, {}, { url: t.url });
     try {
-      const big = await small.request(APPEND, {
+      // data and raw are each under 150 bytes, together they are not: the limit is on each.
+      const both = await small.request(APPEND, {
         input: { threadId: id, items: [{ reasoning, raw, rawFormat: 'ANTHROPIC_MESSAGES' }] },
       });
-      // data alone is under 150 bytes; data and raw together are not.
+      expect(both.errors).toBeUndefined();
+      const padded = { ...raw, pad: 'x'.repeat(150) };
+      const big = await small.request(APPEND, {
+        input: {
+          threadId: id,
+          items: [{ reasoning, raw: padded, rawFormat: 'ANTHROPIC_MESSAGES' }],
+        },
+      });
       expect(big.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
-      expect(big.errors?.[0]?.message).toMatch(/^items\[0\]: its data and raw are \d+ bytes/);
+      expect(big.errors?.[0]?.message).toMatch(/^items\[0\]: its raw is \d+ bytes of JSON/);
     } finally {
       await small.close();
     }

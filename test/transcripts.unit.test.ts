@@ -461,10 +461,10 @@ describe('bad sources', () => {
     ).toThrow('[1]: a tool message needs tool_call_id (or tool_call_ids)');
     expect(() =>
       anthropic.decode({ messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }, 3] }] }),
-    ).toThrow('messages[0].content[1]: not a block');
+    ).toThrow('messages[0]: not a record of ANTHROPIC_MESSAGES: content[1] needs a "type"');
     expect(() => claudeCode.decode('{"type":"user"}\n{oops\n')).toThrow(/^line 2: not JSON/);
     expect(() => responses.decode({ input: [1] })).toThrow(
-      'input[0]: an input item must be an object',
+      'input[0]: not a record of OPENAI_RESPONSES: a record must be a JSON object',
     );
     expect(detect({ hello: 'world' })).toBeNull();
   });

@@ -19,6 +19,7 @@ import {
   type ItemRecord,
   insertItems,
   type PreparedItem,
+  selectResponseItems,
   selectToolItems,
 } from '../items/item.store.js';
 import { publishAppended } from '../items/item-events.js';
@@ -35,7 +36,14 @@ import {
   selectOverlapping,
   selectUncoveredItems,
 } from './compaction.store.js';
-import { assembleContext, pairToolCalls, separatedPair } from './context.js';
+import {
+  assembleContext,
+  pairToolCalls,
+  type ResponseItemRef,
+  separatedPair,
+  splitResponse,
+  type ToolItemRef,
+} from './context.js';
 
 /** Longest createdBy accepted, as for appended items. */
 const MAX_LABEL_LENGTH = 256;
@@ -89,10 +97,46 @@ export function checkCompactionInput(ctx: ServiceContext, input: AddCompactionIn
   return markerJson;
 }
 
+/** An item as the range rules see it (a stored item, an import's draft, a dump's line). */
+export type RangeItem = ToolItemRef & ResponseItemRef;
+
+/**
+ * The range rules that look at the items (ARCHITECTURE.md, "What the data means"; the one
+ * place they are written, for addCompaction, the importer and dump restores):
+ * - a range separates no tool call from its result (contract: AddCompactionInput);
+ * - a range cuts no response apart (items sharing a responseId): providers refuse a replayed
+ *   response that lost some of its items (Anthropic: a thinking block separated from the text
+ *   and tool_use of its turn).
+ * @param items the thread's items (tool items all of them; response items at least those
+ *   sharing a responseId with an item in the range), in seq order
+ * @returns the message and error details of the first rule broken, or null
+ */
+export function rangeRuleProblem(
+  items: readonly RangeItem[],
+  range: { startSeq: number; endSeq: number },
+): { message: string; details: Record<string, unknown> } | null {
+  const { startSeq, endSeq } = range;
+  const pair = separatedPair(pairToolCalls(items), startSeq, endSeq);
+  if (pair) {
+    return {
+      message: `The range ${startSeq}..${endSeq} separates the tool call at seq ${pair.callSeq} from its result at seq ${pair.resultSeq}; include both or neither.`,
+      details: { callSeq: pair.callSeq, resultSeq: pair.resultSeq },
+    };
+  }
+  const split = splitResponse(items, startSeq, endSeq);
+  if (split) {
+    return {
+      message: `The range ${startSeq}..${endSeq} cuts response ${JSON.stringify(split.responseId)} apart (its item at seq ${split.insideSeq} inside, at seq ${split.outsideSeq} outside); a provider refuses a replayed response missing some of its items (Anthropic: thinking without its text and tool_use). Include all of the response's items or none.`,
+      details: { ...split },
+    };
+  }
+  return null;
+}
+
 /**
  * The compaction rule, checked inside the transaction that holds the thread's row: the range
  * ends at or before `lastSeq`, overlaps no record, holds a stored item other than markers,
- * and separates no tool call from its result (ARCHITECTURE.md, "What the data means").
+ * and breaks no rule of rangeRuleProblem (tool pairs, responses).
  * @throws BadUserInputError, ConflictError (see addCompaction)
  */
 async function checkRange(
@@ -124,17 +168,14 @@ async function checkRange(
       { field: 'startSeq' },
     );
   }
-  const split = separatedPair(
-    pairToolCalls(await selectToolItems(tx, tenantId, threadId)),
-    startSeq,
-    endSeq,
-  );
-  if (split) {
-    throw new BadUserInputError(
-      `The range ${startSeq}..${endSeq} separates the tool call at seq ${split.callSeq} from its result at seq ${split.resultSeq}; include both or neither.`,
-      { callSeq: split.callSeq, resultSeq: split.resultSeq },
-    );
-  }
+  const tools = await selectToolItems(tx, tenantId, threadId);
+  const responses = await selectResponseItems(tx, tenantId, threadId, range);
+  const bySeq = new Map<number, RangeItem>();
+  for (const item of tools) bySeq.set(item.seq, { ...item, responseId: null });
+  for (const item of responses) bySeq.set(item.seq, item);
+  const items = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+  const problem = rangeRuleProblem(items, range);
+  if (problem) throw new BadUserInputError(problem.message, problem.details);
 }
 
 /**
@@ -142,7 +183,8 @@ async function checkRange(
  * transaction that first takes the thread's row (so concurrent compactions of one thread
  * serialise).
  * @throws BadUserInputError reversed range, negative start, past lastSeq, no stored item
- *   other than markers, a tool call separated from its result, createdBy over 256 chars
+ *   other than markers, a tool call separated from its result, a response cut apart,
+ *   createdBy over 256 chars
  * @throws PayloadTooLargeError when the marker's data would be over the item size limit
  * @throws ConflictError overlap with an existing record
  * @throws NotFoundError unknown thread

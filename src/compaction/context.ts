@@ -50,6 +50,44 @@ export function separatedPair(
   return pairs.find((p) => inside(p.callSeq) !== inside(p.resultSeq)) ?? null;
 }
 
+/** The fields of an item that the response rule needs. */
+export interface ResponseItemRef {
+  seq: number;
+  responseId: string | null;
+}
+
+/** A response that a range would cut apart: one of its items inside, one outside. */
+export interface SplitResponse {
+  responseId: string;
+  insideSeq: number;
+  outsideSeq: number;
+}
+
+/**
+ * The first response (items sharing a responseId) that a range [startSeq..endSeq] would cut
+ * apart, or null. Items without a responseId belong to no response.
+ * @param items any items of the thread, in any order; those of responses met in the range
+ *   must all be there
+ */
+export function splitResponse(
+  items: readonly ResponseItemRef[],
+  startSeq: number,
+  endSeq: number,
+): SplitResponse | null {
+  const inside = new Map<string, number>();
+  const outside = new Map<string, number>();
+  for (const item of items) {
+    if (item.responseId == null) continue;
+    const side = item.seq >= startSeq && item.seq <= endSeq ? inside : outside;
+    if (!side.has(item.responseId)) side.set(item.responseId, item.seq);
+  }
+  for (const [responseId, insideSeq] of inside) {
+    const outsideSeq = outside.get(responseId);
+    if (outsideSeq !== undefined) return { responseId, insideSeq, outsideSeq };
+  }
+  return null;
+}
+
 /** A range that stands in for items. */
 export interface CoveringRange {
   startSeq: number;

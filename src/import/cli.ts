@@ -57,12 +57,8 @@ interface Tally {
   failed: number;
 }
 
-/** "items[12]: ..." of a Claude Code session as "line N: items[12]: ...". */
-function located(message: string, lineOfItem: number[] | undefined): string {
-  const index = /^items\[(\d+)\]/.exec(message)?.[1];
-  const line = index === undefined ? undefined : lineOfItem?.[Number(index)];
-  return line === undefined ? message : `line ${line}: ${message}`;
-}
+/** The prefix of an error that names a place in the source (the file's line or index). */
+const SOURCE_PREFIX = 'transcript: ';
 
 /** Imports one unit of a file; prints what happened. */
 async function importUnit(
@@ -109,10 +105,12 @@ async function importUnit(
   } catch (error) {
     if (!(error instanceof ThreadstoreError)) throw error;
     tally.failed += 1;
-    const lines = unit.kind === 'conversation' ? unit.lineOfItem : undefined;
-    const at = unit.kind === 'conversation' ? `conversation ${unit.conversation.index}: ` : '';
-    const where = lines ? '' : at;
-    process.stderr.write(`${file}: ${where}${located(error.message, lines)}\n`);
+    // An item named by its source record ("transcript: line 12: ...") names the file's line or
+    // index already; anything else is named within its conversation.
+    const message = error.message.startsWith(SOURCE_PREFIX)
+      ? error.message.slice(SOURCE_PREFIX.length)
+      : `${unit.kind === 'conversation' ? `conversation ${unit.conversation.index}: ` : ''}${error.message}`;
+    process.stderr.write(`${file}: ${message}\n`);
     return;
   }
   const { thread } = result;

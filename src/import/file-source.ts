@@ -15,7 +15,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { isJsonObject, type JsonValue } from '../json.js';
 import { LineDecoder } from '../transcripts/claude-code.js';
-import { CODECS, detect } from '../transcripts/index.js';
+import { CODECS, detect, withFormatHint } from '../transcripts/index.js';
 import {
   type DecodedConversation,
   type ItemDraft,
@@ -29,9 +29,8 @@ export type SourceUnit =
   | { kind: 'format'; format: TranscriptFormat; detected: boolean }
   | {
       kind: 'conversation';
+      /** Its locations name the file's lines for JSONL files ("line 12", "line 3: [0]"). */
       conversation: DecodedConversation;
-      /** The 1-based line of each item, for JSONL files. */
-      lineOfItem?: number[];
     }
   | { kind: 'dump'; lines: JsonValue[] }
   /** A part of the file that cannot be read; nothing of its conversation is written. */
@@ -142,7 +141,8 @@ async function* readJsonl(
   const decoder = format === 'CLAUDE_CODE_JSONL' ? new LineDecoder() : null;
   const collected: JsonValue[] = [];
   const drafts: ItemDraft[] = [];
-  const lineOfItem: number[] = [];
+  const locations: string[] = [];
+  const lineOfValue: number[] = [];
   const lines = createInterface({
     input: createReadStream(file, 'utf8'),
     crlfDelay: Number.POSITIVE_INFINITY,
@@ -162,31 +162,51 @@ async function* readJsonl(
     if (!whole) {
       const units = decodeUnits(format, value, `line ${n}`);
       for (const unit of units) {
-        if (unit.kind === 'conversation') unit.conversation.index = n - 1;
+        if (unit.kind !== 'conversation') continue;
+        unit.conversation.index = n - 1;
+        const { locations } = unit.conversation;
+        if (locations) unit.conversation.locations = locations.map((l) => `line ${n}: ${l}`);
       }
       yield* units;
     } else if (decoder) {
       try {
         for (const d of decoder.push(value)) {
           drafts.push(d);
-          lineOfItem.push(n);
+          locations.push(`line ${n}`);
         }
       } catch (error) {
         if (!(error instanceof TranscriptError)) throw error;
         // The decoder counts non-empty lines; name the file's line.
-        yield { kind: 'failure', location: `line ${n}`, reason: error.reason };
+        const hinted = withFormatHint(error) as TranscriptError;
+        yield { kind: 'failure', location: `line ${n}`, reason: hinted.reason };
         return;
       }
     } else {
       collected.push(value);
+      lineOfValue.push(n);
     }
   }
   if (decoder) {
-    const conversation = { index: 0, items: drafts, compactions: decoder.compactions, meta: {} };
-    yield { kind: 'conversation', conversation, lineOfItem };
+    const conversation = {
+      index: 0,
+      items: drafts,
+      compactions: decoder.compactions,
+      meta: {},
+      locations,
+    };
+    yield { kind: 'conversation', conversation };
   } else if (format === 'THREADSTORE_JSONL') {
     yield { kind: 'dump', lines: collected };
   } else if (whole) {
-    yield* decodeUnits(format, collected, '');
+    // One message a line: "[3]" / "messages[3]" is the file's line of that message.
+    const toLine = (where: string) =>
+      where.replace(/^(?:messages)?\[(\d+)\]/, (_, k: string) => `line ${lineOfValue[Number(k)]}`);
+    for (const unit of decodeUnits(format, collected, '')) {
+      if (unit.kind === 'conversation' && unit.conversation.locations) {
+        unit.conversation.locations = unit.conversation.locations.map(toLine);
+      }
+      if (unit.kind === 'failure' && unit.location) unit.location = toLine(unit.location);
+      yield unit;
+    }
   }
 }

@@ -10,7 +10,7 @@
  * thread (replayed: true) and writes nothing; the key with other content is a CONFLICT.
  */
 
-import { checkCompactionInput } from '../compaction/compaction.service.js';
+import { checkCompactionInput, rangeRuleProblem } from '../compaction/compaction.service.js';
 import { insertCompaction } from '../compaction/compaction.store.js';
 import type { ServiceContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -171,8 +171,10 @@ export function draftToInput(draft: ItemDraft): NewItemInput {
 
 /**
  * Checks a conversation without writing: the thread (createThread's rules), every item
- * (appendItems' rules, "items[i]" naming its position, which is its seq), every compaction
- * record (addCompaction's rules; ranges within the items, in order, not overlapping).
+ * (appendItems' rules, named "transcript: <its source record's location>", or "items[i]" when
+ * the conversation has no locations), every compaction
+ * record (addCompaction's rules, tool pairs and responses included; ranges within the items,
+ * in order, not overlapping).
  * @throws BadUserInputError, PayloadTooLargeError
  */
 export function prepareConversation(
@@ -189,8 +191,19 @@ export function prepareConversation(
     });
   }
   const thread = newThreadRow(ctx, { ...options, id: options.threadId }, now);
-  const items = conversation.items.map((d, i) => prepareItem(ctx, draftToInput(d), `items[${i}]`));
+  // Named by its source record ("transcript: messages[3]"), which the sender knows; one record
+  // may have become several items.
+  const itemPath = (i: number) => {
+    const location = conversation.locations?.[i];
+    return location ? `transcript: ${location}` : `items[${i}]`;
+  };
+  const items = conversation.items.map((d, i) => prepareItem(ctx, draftToInput(d), itemPath(i)));
   let next = 0;
+  const rangeItems = conversation.items.map((d, seq) => {
+    const call = d.toolCall ?? d.toolResult;
+    const type = d.toolCall ? 'tool_call' : d.toolResult ? 'tool_result' : 'other';
+    return { seq, type, callId: call?.callId ?? null, responseId: d.responseId };
+  });
   const compactions = conversation.compactions.map((c, i) => {
     const where = `compactions[${i}]`;
     if (c.startIndex < next || c.endIndex >= items.length) {
@@ -200,6 +213,9 @@ export function prepareConversation(
       );
     }
     next = c.endIndex + 1;
+    const rule = rangeRuleProblem(rangeItems, { startSeq: c.startIndex, endSeq: c.endIndex });
+    if (rule)
+      throw new BadUserInputError(`${where}: ${rule.message}`, { field: where, ...rule.details });
     const markerJson = checkCompactionInput(ctx, {
       threadId: thread.id,
       startSeq: c.startIndex,

@@ -4,17 +4,17 @@
  * records and nextSeq, in one transaction, so dumping it again gives the same bytes. Items are
  * checked by appendItems' rules and written with their data verbatim.
  */
-import { checkCompactionInput } from '../compaction/compaction.service.js';
+import { checkCompactionInput, rangeRuleProblem } from '../compaction/compaction.service.js';
 import { insertCompaction } from '../compaction/compaction.store.js';
 import type { ServiceContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { transaction } from '../db/transaction.js';
-import { BadUserInputError, PayloadTooLargeError } from '../errors.js';
-import { type NewItemInput, prepareItem } from '../items/item.service.js';
+import { BadUserInputError } from '../errors.js';
+import { checkItemBytes, type NewItemInput, prepareItem } from '../items/item.service.js';
 import { type ItemRecord, insertItems, type PreparedItem } from '../items/item.store.js';
 import { publishAppended } from '../items/item-events.js';
 import { ITEM_KINDS, ITEM_STATUSES, type ItemStatus } from '../items/item-types.js';
-import { isJsonObject, type JsonValue, jsonBytes, jsonHash } from '../json.js';
+import { isJsonObject, type JsonValue, jsonHash } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
 import { insertNewThread, newThreadRow } from '../threads/thread.service.js';
 import { linesOf } from '../transcripts/claude-code.js';
@@ -152,13 +152,8 @@ function prepareDumpedItem(ctx: ServiceContext, item: ItemLine, line: number): P
     ? { ...common, [kind.bodyField]: item.data as Record<string, unknown> }
     : { ...common, other: { type: item.type, data: item.data } };
   const prepared = prepareItem(ctx, input, path);
-  const bytes = jsonBytes(dataJson) + (prepared.rawJson === null ? 0 : jsonBytes(prepared.rawJson));
-  if (bytes > ctx.limits.maxItemBytes) {
-    throw new PayloadTooLargeError(
-      `${path}: its data and raw are ${bytes} bytes of JSON; the limit is ${ctx.limits.maxItemBytes} bytes per item.`,
-      { bytes, limit: ctx.limits.maxItemBytes },
-    );
-  }
+  // The data written is the dump's, not the one prepareItem normalised: checked again.
+  checkItemBytes(ctx, dataJson, prepared.rawJson, path);
   return { ...prepared, type: item.type, dataJson };
 }
 
@@ -176,9 +171,19 @@ function runs(seqs: readonly number[], items: PreparedItem[]): [number, Prepared
 /** The dump's compaction records as rows, checked by the compaction rules (line numbers). */
 function compactionRows(ctx: ServiceContext, dump: Dump, lineOf: (i: number) => number) {
   const { thread: t, items, compactions } = dump;
+  const rangeItems = items.map((item) => {
+    const data = isJsonObject(item.data) ? item.data : {};
+    const callId = typeof data.callId === 'string' ? data.callId : null;
+    return { seq: item.seq, type: item.type, callId, responseId: item.responseId ?? null };
+  });
   return compactions.map((c, i) => {
     const line = lineOf(items.length + i);
     checkCompactionInput(ctx, { threadId: t.id, ...c });
+    // addCompaction's rules on the dump's items (purged ones are not there, as in the store).
+    const rule = rangeRuleProblem(rangeItems, c);
+    if (rule) {
+      throw new BadUserInputError(`transcript: line ${line}: ${rule.message}`, rule.details);
+    }
     return {
       tenantId: ctx.tenantId,
       startSeq: c.startSeq,

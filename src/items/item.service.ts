@@ -17,7 +17,14 @@ import {
   wellFormed,
 } from '../errors.js';
 import { assertThreadId } from '../ids.js';
-import { isStorableDate, jsonBytes, jsonHash, jsonProblem, MAX_JSON_DEPTH } from '../json.js';
+import {
+  isStorableDate,
+  type JsonValue,
+  jsonBytes,
+  jsonHash,
+  jsonProblem,
+  MAX_JSON_DEPTH,
+} from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
 import {
   advanceNextSeq,
@@ -25,6 +32,7 @@ import {
   type ThreadRecord,
   touchThread,
 } from '../threads/thread.store.js';
+import { rawProblem } from '../transcripts/record-check.js';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../transcripts/types.js';
 import {
   deleteIdempotencyKeysBefore,
@@ -62,7 +70,8 @@ const MAX_LABEL_LENGTH = 256;
  * Checks one NewItem and serialises its data.
  * @param path where the item is in the request, for messages ("items[3]")
  * @throws BadUserInputError (zero or several body fields, a rule of its type broken)
- * @throws PayloadTooLargeError when its data is over the item size limit
+ * @throws PayloadTooLargeError when its data or its raw is over the item size limit
+ *   (checkItemBytes)
  */
 export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: string): PreparedItem {
   const given = BODY_FIELDS.filter((f) => input[f] != null);
@@ -101,15 +110,7 @@ export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: stri
   // The JSON scalar checked the arguments; this also covers the importer's parsed files.
   const dataJson = checkedJson(data, `${path}: its data`, path);
   const { rawJson, rawFormat } = checkRaw(input, path);
-  // raw counts toward the item size limit together with data: both are stored and read back.
-  const bytes = jsonBytes(dataJson) + (rawJson === null ? 0 : jsonBytes(rawJson));
-  if (bytes > ctx.limits.maxItemBytes) {
-    const what = rawJson === null ? 'its data is' : 'its data and raw are';
-    throw new PayloadTooLargeError(
-      `${path}: ${what} ${bytes} bytes of JSON; the limit is ${ctx.limits.maxItemBytes} bytes per item.`,
-      { field: path, bytes, limit: ctx.limits.maxItemBytes },
-    );
-  }
+  checkItemBytes(ctx, dataJson, rawJson, path);
   return {
     type,
     status: input.status ?? 'COMPLETED',
@@ -121,6 +122,34 @@ export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: stri
     rawJson,
     rawFormat,
   };
+}
+
+/**
+ * The item size rule (README, Limits: MAX_ITEM_BYTES): an item's data is at most maxItemBytes
+ * of JSON, and so is its raw, each on its own. Not their sum: raw is the source record the
+ * data was read from, so a 600 KB tool output imported with its record would otherwise be
+ * refused while the same output appended without raw is taken.
+ * @throws PayloadTooLargeError naming `path` and which of the two is over
+ */
+export function checkItemBytes(
+  ctx: ServiceContext,
+  dataJson: string,
+  rawJson: string | null,
+  path: string,
+): void {
+  const limit = ctx.limits.maxItemBytes;
+  for (const [what, json] of [
+    ['data', dataJson],
+    ['raw', rawJson],
+  ] as const) {
+    const bytes = json === null ? 0 : jsonBytes(json);
+    if (bytes > limit) {
+      throw new PayloadTooLargeError(
+        `${path}: its ${what} is ${bytes} bytes of JSON; the limit is ${limit} bytes (for data, and for raw on its own).`,
+        { field: path, what, bytes, limit },
+      );
+    }
+  }
 }
 
 /** JSON text of a value the JSON rules accept. @throws BadUserInputError naming `what` */
@@ -135,7 +164,8 @@ function checkedJson(value: unknown, what: string, field: string): string {
 
 /**
  * raw and rawFormat of a NewItem: both or neither (contract: ConversationItem.rawFormat is the
- * format raw belongs to). @throws BadUserInputError
+ * format raw belongs to), and raw a record of that format (a whole record, a split record's
+ * envelope or one element of it: transcripts/record-check.ts). @throws BadUserInputError
  */
 function checkRaw(
   input: NewItemInput,
@@ -159,7 +189,17 @@ function checkRaw(
     );
   }
   if (!hasRaw) return { rawJson: null, rawFormat: null };
-  return { rawJson: checkedJson(input.raw, `${path}.raw`, `${path}.raw`), rawFormat };
+  const rawJson = checkedJson(input.raw, `${path}.raw`, `${path}.raw`);
+  // The same structural check the importer's decoders make (record-check.ts): a raw that is
+  // not a record of rawFormat would be exported as if it were one.
+  const problem = rawProblem(rawFormat as TranscriptFormat, input.raw as JsonValue);
+  if (problem) {
+    throw new BadUserInputError(
+      `${path}.raw is not a record of ${rawFormat}: ${problem}. Send the source record as the format has it (or leave raw and rawFormat out).`,
+      { field: `${path}.raw` },
+    );
+  }
+  return { rawJson, rawFormat };
 }
 
 /**

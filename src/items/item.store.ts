@@ -371,6 +371,31 @@ export async function selectToolItems(
   return rows.map((r) => ({ seq: Number(r.seq), type: r.type, callId: r.callId }));
 }
 
+/**
+ * seq, type, callId and responseId of every item of a thread whose responseId is also the
+ * responseId of an item at startSeq..endSeq (inside the range and out), in seq order.
+ */
+export async function selectResponseItems(
+  db: Executor,
+  tenantId: string,
+  threadId: string,
+  range: { startSeq: number; endSeq: number },
+): Promise<{ seq: number; type: string; callId: string | null; responseId: string | null }[]> {
+  const rows = await db.$queryRaw<Pick<Item, 'seq' | 'type' | 'callId' | 'responseId'>[]>`
+    SELECT "seq", "type", "callId", "responseId" FROM "Item"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId} AND "responseId" IN (
+      SELECT "responseId" FROM "Item"
+      WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId}
+        AND "seq" BETWEEN ${range.startSeq} AND ${range.endSeq} AND "responseId" IS NOT NULL)
+    ORDER BY "seq"`;
+  return rows.map((r) => ({
+    seq: Number(r.seq),
+    type: r.type,
+    callId: r.callId,
+    responseId: r.responseId,
+  }));
+}
+
 /** True when an item of another type than `type` is stored at startSeq..endSeq. */
 export async function hasItemNotOfType(
   db: Executor,

@@ -12,6 +12,7 @@
 import { isJsonObject, type JsonValue } from '../json.js';
 import { dropped, isWebCitation, type Neutral, neutralOf, segmentDrops } from './common.js';
 import { isEnvelope, otherType, readRecords, splitRaws, str } from './envelope.js';
+import { checkRecord } from './record-check.js';
 import {
   type DecodedConversation,
   type Dropped,
@@ -34,13 +35,21 @@ export function decode(source: unknown): DecodedConversation[] {
   const messages =
     isJsonObject(source) && Array.isArray(source.messages) ? source.messages : source;
   if (!Array.isArray(messages)) throw new TranscriptError(null, 'expected a UIMessage array');
-  const items = messages.flatMap((m, i) => messageDrafts(m, `[${i}]`));
-  return [{ index: 0, items, compactions: [], meta: {} }];
+  const items: ItemDraft[] = [];
+  const locations: string[] = [];
+  messages.forEach((m, i) => {
+    for (const d of messageDrafts(m, `[${i}]`)) {
+      items.push(d);
+      locations.push(`[${i}]`);
+    }
+  });
+  return [{ index: 0, items, compactions: [], meta: {}, locations }];
 }
 
 type Body = Omit<ItemDraft, 'raw' | 'rawFormat' | 'responseId' | 'createdBy' | 'createdAt'>;
 
 function messageDrafts(message: JsonValue, where: string): ItemDraft[] {
+  checkRecord(FORMAT, message, where);
   if (!isUiMessage(message)) throw new TranscriptError(where, 'a UIMessage needs role and parts');
   const role = message.role as string;
   const base = {

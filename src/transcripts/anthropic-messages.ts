@@ -13,6 +13,7 @@ import { blockBody, buildMessages } from './anthropic-blocks.js';
 import { contextEntries } from './common.js';
 import { splitRaws, str } from './envelope.js';
 import { exchangesOf, without } from './exchanges.js';
+import { checkRecord } from './record-check.js';
 import {
   type CompactionRecord,
   type ContextEntry,
@@ -58,8 +59,11 @@ function conversation(
   where: string,
 ): DecodedConversation {
   const items: ItemDraft[] = [];
+  const locations: string[] = [];
+  const at = where ? `${where}.` : '';
   const base = { responseId: null, createdBy: null, createdAt: null, rawFormat: FORMAT };
   if (value.system !== undefined) {
+    locations.push(`${at}system`);
     const system = value.system;
     const parts = Array.isArray(system) ? { parts: system } : {};
     const content = typeof system === 'string' ? system : textOf(system);
@@ -68,9 +72,12 @@ function conversation(
   const model = str(meta.model);
   const messages = value.messages as JsonValue[];
   messages.forEach((m, j) => {
-    items.push(...messageDrafts(m, j, model, `${where ? `${where}.` : ''}messages[${j}]`));
+    for (const d of messageDrafts(m, j, model, `${at}messages[${j}]`)) {
+      items.push(d);
+      locations.push(`${at}messages[${j}]`);
+    }
   });
-  return { index, items, compactions: [], meta };
+  return { index, items, compactions: [], meta, locations };
 }
 
 function textOf(blocks: JsonValue | undefined): string | null {
@@ -92,6 +99,7 @@ export function messageDrafts(
   where: string,
   defaults: Partial<Pick<ItemDraft, 'createdAt' | 'createdBy' | 'responseId'>> = {},
 ): ItemDraft[] {
+  checkRecord(FORMAT, message, where);
   if (!isJsonObject(message) || typeof message.role !== 'string') {
     throw new TranscriptError(where, 'a message needs a role');
   }

@@ -15,6 +15,7 @@ import { isJsonObject, type JsonValue } from '../json.js';
 import { buildMessages } from './anthropic-blocks.js';
 import { messageDrafts } from './anthropic-messages.js';
 import { isoTime, readRecords, splitRaws, str } from './envelope.js';
+import { checkRecord } from './record-check.js';
 import {
   type CompactionDraft,
   type DecodedConversation,
@@ -47,8 +48,15 @@ export function linesOf(source: unknown): JsonValue[] {
 /** The one conversation of a Claude Code session (see the module docstring). */
 export function decode(source: unknown): DecodedConversation[] {
   const decoder = new LineDecoder();
-  const items = linesOf(source).flatMap((line) => decoder.push(line));
-  return [{ index: 0, items, compactions: decoder.compactions, meta: {} }];
+  const items: ItemDraft[] = [];
+  const locations: string[] = [];
+  linesOf(source).forEach((line, i) => {
+    for (const d of decoder.push(line)) {
+      items.push(d);
+      locations.push(`line ${i + 1}`);
+    }
+  });
+  return [{ index: 0, items, compactions: decoder.compactions, meta: {}, locations }];
 }
 
 /**
@@ -72,6 +80,7 @@ export class LineDecoder {
   push(line: JsonValue): ItemDraft[] {
     const where = `line ${++this.lines}`;
     if (!isJsonObject(line)) throw new TranscriptError(where, 'a line must be a JSON object');
+    checkRecord(FORMAT, line, where);
     const drafts = lineDrafts(line, this.lines - 1, where);
     const b = this.boundary;
     if (b && line.isCompactSummary === true) {

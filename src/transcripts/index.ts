@@ -8,33 +8,75 @@ import * as anthropic from './anthropic-messages.js';
 import * as claudeCode from './claude-code.js';
 import * as chat from './openai-chat.js';
 import * as responses from './openai-responses.js';
-import type {
-  CompactionRecord,
-  ModelContext,
-  StoredItem,
-  TranscriptCodec,
-  TranscriptFormat,
+import { RecordError, recordProblem } from './record-check.js';
+import {
+  type CompactionRecord,
+  type DecodedConversation,
+  type ModelContext,
+  type StoredItem,
+  type TranscriptCodec,
+  TranscriptError,
+  type TranscriptFormat,
 } from './types.js';
 
-/** decode/encode per format. */
+/**
+ * A decode error with, for a record of another format, the format it looks like
+ * ("...; it looks like ANTHROPIC_MESSAGES"); other errors unchanged.
+ */
+export function withFormatHint(error: unknown): unknown {
+  if (!(error instanceof RecordError)) return error;
+  // Detection first (it knows Claude Code lines by their keys), then the first format whose
+  // record check passes, most specific first.
+  const candidates = [detect([error.record]), ...HINT_ORDER];
+  const looks = candidates.find(
+    (f) => f && !error.family.includes(f) && recordProblem(f, error.record) === null,
+  );
+  if (!looks) return error;
+  return new TranscriptError(error.location, `${error.reason}; it looks like ${looks}`);
+}
+
+const HINT_ORDER: TranscriptFormat[] = [
+  'AI_SDK_UI_MESSAGES',
+  'ANTHROPIC_MESSAGES',
+  'OPENAI_CHAT',
+  'OPENAI_RESPONSES',
+  'CLAUDE_CODE_JSONL',
+];
+
+/** A decode function whose record errors carry the format hint. */
+function hinted(decode: (source: unknown) => DecodedConversation[]) {
+  return (source: unknown) => {
+    try {
+      return decode(source);
+    } catch (error) {
+      throw withFormatHint(error);
+    }
+  };
+}
+
+/** decode/encode per format. decode refuses records of another format (record-check.ts). */
 export const CODECS: Partial<Record<TranscriptFormat, TranscriptCodec>> = {
-  OPENAI_CHAT: { format: 'OPENAI_CHAT', decode: chat.decode, encode: chat.encode },
+  OPENAI_CHAT: { format: 'OPENAI_CHAT', decode: hinted(chat.decode), encode: chat.encode },
   OPENAI_RESPONSES: {
     format: 'OPENAI_RESPONSES',
-    decode: responses.decode,
+    decode: hinted(responses.decode),
     encode: responses.encode,
   },
   ANTHROPIC_MESSAGES: {
     format: 'ANTHROPIC_MESSAGES',
-    decode: anthropic.decode,
+    decode: hinted(anthropic.decode),
     encode: anthropic.encode,
   },
   CLAUDE_CODE_JSONL: {
     format: 'CLAUDE_CODE_JSONL',
-    decode: claudeCode.decode,
+    decode: hinted(claudeCode.decode),
     encode: claudeCode.encode,
   },
-  AI_SDK_UI_MESSAGES: { format: 'AI_SDK_UI_MESSAGES', decode: aiSdk.decode, encode: aiSdk.encode },
+  AI_SDK_UI_MESSAGES: {
+    format: 'AI_SDK_UI_MESSAGES',
+    decode: hinted(aiSdk.decode),
+    encode: aiSdk.encode,
+  },
 };
 
 /** The formats modelContext speaks (contract: Thread.modelContext). */

@@ -23,6 +23,7 @@ import {
   summaryText,
 } from './common.js';
 import { readRecords, splitRaws, str } from './envelope.js';
+import { checkRecord } from './record-check.js';
 import {
   type CompactionRecord,
   type DecodedConversation,
@@ -75,8 +76,15 @@ function decodeConversation(
   where: string,
 ): DecodedConversation {
   const model = str(meta.model);
-  const items = messages.flatMap((m, j) => messageDrafts(m, j, model, `${where}[${j}]`));
-  return { index, items, compactions: [], meta };
+  const items: ItemDraft[] = [];
+  const locations: string[] = [];
+  messages.forEach((m, j) => {
+    for (const d of messageDrafts(m, j, model, `${where}[${j}]`)) {
+      items.push(d);
+      locations.push(`${where}[${j}]`);
+    }
+  });
+  return { index, items, compactions: [], meta, locations };
 }
 
 /** The drafts of one message. */
@@ -86,6 +94,7 @@ function messageDrafts(
   model: string | null,
   where: string,
 ): ItemDraft[] {
+  checkRecord(FORMAT, message, where);
   if (!isChatMessage(message)) throw new TranscriptError(where, 'a message needs a role');
   const role = message.role as string;
   const createdBy = str(message.agent) ?? (role === 'assistant' ? model : null);

@@ -26,6 +26,7 @@ import {
 } from './common.js';
 import { isoTime, otherType, readRecords, str } from './envelope.js';
 import { exchangesOf, without } from './exchanges.js';
+import { checkRecord } from './record-check.js';
 import {
   type CompactionRecord,
   type DecodedConversation,
@@ -57,25 +58,40 @@ export function decode(source: unknown): DecodedConversation[] {
   if (exchanges) {
     return exchanges.map((x, index) => {
       const where = x.where ? `${x.where}.request_body.input` : 'input';
-      const items = [...instructionsDrafts(x.request), ...inputDrafts(x.request.input, where)];
-      if (x.response) items.push(...outputDrafts(x.response, `${x.where}.response_body.output`));
+      const out = joined(
+        instructionsDrafts(x.request, x.where ? `${x.where}.request_body` : 'request'),
+        inputDrafts(x.request.input, where),
+      );
+      if (x.response) {
+        const output = outputDrafts(x.response, `${x.where}.response_body.output`);
+        out.items.push(...output.items);
+        out.locations.push(...output.locations);
+      }
       const meta = without(x.request, 'input');
       if (x.source) meta.source = x.source;
-      return { index, items, compactions: [], meta };
+      return { index, ...out, compactions: [], meta };
     });
   }
   if (Array.isArray(source)) {
-    return [{ index: 0, items: inputDrafts(source, ''), compactions: [], meta: {} }];
+    return [{ index: 0, ...inputDrafts(source, ''), compactions: [], meta: {} }];
   }
   if (isJsonObject(source) && Array.isArray(source.output) && !('input' in source)) {
     const meta = without(source, 'output');
-    return [{ index: 0, items: outputDrafts(source, 'output'), compactions: [], meta }];
+    return [{ index: 0, ...outputDrafts(source, 'output'), compactions: [], meta }];
   }
   if (isJsonObject(source) && 'input' in source) {
-    const items = [...instructionsDrafts(source), ...inputDrafts(source.input, 'input')];
-    return [{ index: 0, items, compactions: [], meta: without(source, 'input') }];
+    const out = joined(instructionsDrafts(source, 'request'), inputDrafts(source.input, 'input'));
+    return [{ index: 0, ...out, compactions: [], meta: without(source, 'input') }];
   }
   throw new TranscriptError(null, 'expected an item array, a request with input, or a response');
+}
+
+/** Drafts and where each one's source item is (DecodedConversation.locations). */
+type Located = { items: ItemDraft[]; locations: string[] };
+
+/** Two located lists as one, in order. */
+function joined(a: Located, b: Located): Located {
+  return { items: [...a.items, ...b.items], locations: [...a.locations, ...b.locations] };
 }
 
 /**
@@ -85,11 +101,12 @@ export function decode(source: unknown): DecodedConversation[] {
  * leaves the item out of the item list (instructions are a request key, like model and tools);
  * modelContext sends it back as `instructions`.
  */
-function instructionsDrafts(request: JsonObject): ItemDraft[] {
+function instructionsDrafts(request: JsonObject, where: string): Located {
   const instructions = request.instructions;
-  if (typeof instructions !== 'string' || instructions === '') return [];
+  if (typeof instructions !== 'string' || instructions === '') return { items: [], locations: [] };
   const message = { role: 'system', content: instructions };
-  return [{ ...NO_ORIGIN, message, raw: { instructions }, rawFormat: FORMAT }];
+  const draft: ItemDraft = { ...NO_ORIGIN, message, raw: { instructions }, rawFormat: FORMAT };
+  return { items: [draft], locations: [`${where}.instructions`] };
 }
 
 /** True for the item of a request's instructions (see instructionsDrafts). */
@@ -103,25 +120,38 @@ function isInstructions(item: StoredItem): boolean {
   );
 }
 
-function inputDrafts(input: JsonValue | undefined, where: string): ItemDraft[] {
+function inputDrafts(input: JsonValue | undefined, where: string): Located {
   if (typeof input === 'string') {
     // A bare string input is one user message; it comes back as [{role: "user", content}].
     const raw = { role: 'user', content: input };
-    return [{ ...NO_ORIGIN, message: { role: 'user', content: input }, raw, rawFormat: FORMAT }];
+    const draft = {
+      ...NO_ORIGIN,
+      message: { role: 'user', content: input },
+      raw,
+      rawFormat: FORMAT,
+    };
+    return { items: [draft], locations: [where || 'input'] };
   }
   if (!Array.isArray(input)) throw new TranscriptError(where || null, 'input must be a list');
-  return input.map((item, i) => itemDraft(item, NO_ORIGIN, `${where}[${i}]`));
+  return {
+    items: input.map((item, i) => itemDraft(item, NO_ORIGIN, `${where}[${i}]`)),
+    locations: input.map((_, i) => `${where}[${i}]`),
+  };
 }
 
-function outputDrafts(response: JsonObject, where: string): ItemDraft[] {
+function outputDrafts(response: JsonObject, where: string): Located {
   const output = response.output;
-  if (!Array.isArray(output)) return [];
+  if (!Array.isArray(output)) return { items: [], locations: [] };
   const origin = originOf(response);
-  return output.map((item, i) => itemDraft(item, origin, `${where}[${i}]`));
+  return {
+    items: output.map((item, i) => itemDraft(item, origin, `${where}[${i}]`)),
+    locations: output.map((_, i) => `${where}[${i}]`),
+  };
 }
 
 /** The draft of one Responses item. */
 function itemDraft(item: JsonValue, origin: Origin, where: string): ItemDraft {
+  checkRecord(FORMAT, item, where);
   if (!isJsonObject(item)) throw new TranscriptError(where, 'an input item must be an object');
   const base = { ...origin, raw: item, rawFormat: FORMAT };
   const type = item.type ?? (typeof item.role === 'string' ? 'message' : undefined);

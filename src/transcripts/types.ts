@@ -88,6 +88,12 @@ export interface DecodedConversation {
    * Not reproduced by encode.
    */
   meta: JsonObject;
+  /**
+   * Where each item's source record is ("messages[3]", "line 12"; one entry per item), so an
+   * item refused on write is named by its source record, not its position after splitting.
+   * Not part of the content (contentKey leaves it out).
+   */
+  locations?: string[];
 }
 
 /**
