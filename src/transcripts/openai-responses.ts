@@ -26,7 +26,7 @@ import {
 } from './common.js';
 import { isoTime, otherType, readRecords, str } from './envelope.js';
 import { exchangesOf, without } from './exchanges.js';
-import { checkRecord } from './record-check.js';
+import { checkRecord, isInstructionsRecord } from './record-check.js';
 import {
   type CompactionRecord,
   type DecodedConversation,
@@ -111,13 +111,7 @@ function instructionsDrafts(request: JsonObject, where: string): Located {
 
 /** True for the item of a request's instructions (see instructionsDrafts). */
 function isInstructions(item: StoredItem): boolean {
-  const raw = item.raw;
-  return (
-    item.rawFormat === FORMAT &&
-    isJsonObject(raw) &&
-    Object.keys(raw).length === 1 &&
-    typeof raw.instructions === 'string'
-  );
+  return item.rawFormat === FORMAT && isInstructionsRecord(item.raw);
 }
 
 function inputDrafts(input: JsonValue | undefined, where: string): Located {

@@ -266,6 +266,8 @@ function elementProblem(format: TranscriptFormat, element: JsonValue): string | 
  */
 export function rawProblem(format: TranscriptFormat, raw: JsonValue): string | null {
   const paths = SPLIT_PATHS[format] ?? [];
+  // A Responses request's instructions, kept as a system item (openai-responses.ts).
+  if (format === 'OPENAI_RESPONSES' && isInstructionsRecord(raw)) return null;
   if (isEnvelope(raw)) {
     const path = paths.find((p) => typeof valueAt(raw.record, p) === 'number');
     if (!path) return 'an envelope {record, block} needs a split list replaced by its length';
@@ -276,6 +278,17 @@ export function rawProblem(format: TranscriptFormat, raw: JsonValue): string | n
   if (whole === null || paths.length === 0) return whole;
   // Not a whole record: one element of a split list, else the record's problem.
   return elementProblem(format, raw) === null ? null : whole;
+}
+
+/** `{instructions: string}`: the raw of a Responses request's instructions item. */
+export function isInstructionsRecord(raw: JsonValue): boolean {
+  return (
+    typeof raw === 'object' &&
+    raw !== null &&
+    !Array.isArray(raw) &&
+    Object.keys(raw).length === 1 &&
+    typeof raw.instructions === 'string'
+  );
 }
 
 /** A record that is not of the declared format; index.ts adds the format it looks like. */
