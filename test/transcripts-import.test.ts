@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ThreadItemsPayload, threadKey } from '../src/pubsub/topics.js';
 import { storedFromDraft } from '../src/transcripts/envelope.js';
-import { CODECS } from '../src/transcripts/index.js';
+import { CODECS, detect } from '../src/transcripts/index.js';
 import type { ItemDraft, TranscriptFormat } from '../src/transcripts/types.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { createTestDatabase, type TestDatabase } from './testkit/database.js';
@@ -565,6 +565,41 @@ describe('npm run import', () => {
     expect(againLines.filter((l) => l.endsWith('already imported, nothing written'))).toHaveLength(
       total,
     );
+  });
+
+  it('reads a minified one-line JSON file as one document, not as a JSONL line', async () => {
+    const tau = sources().find((s) => s.file === 'tau-bench')!.value as Obj[];
+    const ant = sources().find((s) => s.file === 'anthropic cassettes')!.value as Cassettes;
+    // A request with Anthropic blocks (one of plain string messages reads as OPENAI_CHAT).
+    const request = ant.cassettes
+      .flatMap((c) => c.interactions.map((x) => x.request_body))
+      .find((r) => detect(r) === 'ANTHROPIC_MESSAGES')!;
+    // A Chat messages array (another conversation than the runs': each is imported once).
+    const chat = sources().find((s) => s.file === 'pydantic-ai chat')!.expected[0];
+    const files = {
+      runs: [join(dir, 'tau-runs.min.json'), tau],
+      chat: [join(dir, 'chat-conversation.min.json'), chat],
+      anthropic: [join(dir, 'anthropic-request.min.json'), request],
+    } as const;
+    for (const [path, value] of Object.values(files)) writeFileSync(path, JSON.stringify(value));
+    const run = await cli(['--agent', 'minified', ...Object.values(files).map(([f]) => f)]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines.filter((l) => l.endsWith('(detected)'))).toEqual([
+      `${files.runs[0]}: format OPENAI_CHAT (detected)`,
+      `${files.chat[0]}: format OPENAI_CHAT (detected)`,
+      `${files.anthropic[0]}: format ANTHROPIC_MESSAGES (detected)`,
+    ]);
+    // The runs' conversations, the one conversation, the request's conversation: as decoded.
+    const counts = (file: string) =>
+      lines.filter((l) => l.includes(`  ${file} #`)).map((l) => Number(/(\d+) items$/.exec(l)![1]));
+    const decoded = (format: TranscriptFormat, value: unknown) =>
+      CODECS[format]!.decode(value).map((c) => c.items.length);
+    expect(counts('tau-runs.min.json')).toEqual(decoded('OPENAI_CHAT', tau));
+    expect(counts('chat-conversation.min.json')).toEqual(decoded('OPENAI_CHAT', chat));
+    expect(counts('anthropic-request.min.json')).toEqual(decoded('ANTHROPIC_MESSAGES', request));
+    expect(counts('anthropic-request.min.json')[0]).toBeGreaterThan(0);
   });
 
   it('names the file and line of a failure and writes nothing of that conversation', async () => {
