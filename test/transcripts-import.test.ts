@@ -447,6 +447,22 @@ describe('importTranscript', () => {
         markerSeq: 5,
       },
     ];
+    // The dump's agentId is kept: another one is refused, naming it, and nothing is written.
+    const before = await threadCount();
+    const other = await importPiece({
+      format: 'THREADSTORE_JSONL',
+      transcript: dump,
+      agentId: 'someone-else',
+    });
+    expect(other.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      field: 'agentId',
+      dumpAgentId: 'dumper',
+    });
+    expect(other.errors?.[0]?.message).toMatch(
+      /^agentId: a restore keeps the dump's agentId "dumper"/,
+    );
+    expect(await threadCount()).toBe(before);
     const result = await importPiece({
       format: 'THREADSTORE_JSONL',
       transcript: dump,
@@ -600,6 +616,65 @@ describe('npm run import', () => {
     expect(counts('chat-conversation.min.json')).toEqual(decoded('OPENAI_CHAT', chat));
     expect(counts('anthropic-request.min.json')).toEqual(decoded('ANTHROPIC_MESSAGES', request));
     expect(counts('anthropic-request.min.json')[0]).toBeGreaterThan(0);
+  });
+
+  it('restores a dump with its own id, or the --id-prefix before it; --agent must be its own', async () => {
+    const dump = [
+      {
+        kind: 'thread',
+        version: 1,
+        id: 'dumped-thread',
+        agentId: 'dump-agent',
+        name: null,
+        archived: false,
+        metadata: {},
+        createdAt: '2025-01-02T03:04:05.678Z',
+        updatedAt: '2025-01-02T03:04:05.678Z',
+        nextSeq: 1,
+      },
+      {
+        kind: 'item',
+        seq: 0,
+        type: 'message',
+        status: 'COMPLETED',
+        responseId: null,
+        createdAt: '2025-01-02T03:04:05.678Z',
+        createdBy: null,
+        data: { role: 'user', content: 'hi' },
+        raw: null,
+        rawFormat: null,
+      },
+    ];
+    const file = join(dir, 'thread.dump.jsonl');
+    writeFileSync(file, dump.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const last = (stdout: string) => stdout.trim().split('\n').at(-1);
+    const copy = await cli(['--id-prefix', 'copy-', file]);
+    expect(copy.stderr).toBe('');
+    expect(last(copy.stdout)).toBe('created threads: copy-dumped-thread');
+    const again = await cli(['--id-prefix', 'copy-', file]);
+    expect(again.stdout).toContain(
+      'copy-dumped-thread  thread.dump.jsonl (dump)  already imported',
+    );
+    expect(last(again.stdout)).toBe('created threads:');
+    const plain = await cli([file]);
+    expect(last(plain.stdout)).toBe('created threads: dumped-thread');
+    const agent = await cli(['--agent', 'other', '--id-prefix', 'other-', file]);
+    expect(agent.code).toBe(1);
+    expect(agent.stderr).toMatch(
+      /^.*thread\.dump\.jsonl: agentId: a restore keeps the dump's agentId "dump-agent"/,
+    );
+    const t = await buildTestApp({}, {}, { url: database.url });
+    try {
+      const read = await t.execute<{ threads: { edges: { node: Obj }[] } }>(
+        '{ threads(filter: { agentId: "dump-agent" }) { edges { node { id agentId } } } }',
+      );
+      expect(read.threads.edges.map((e) => e.node.id).sort()).toEqual([
+        'copy-dumped-thread',
+        'dumped-thread',
+      ]);
+    } finally {
+      await t.close();
+    }
   });
 
   it('names the file and line of a failure and writes nothing of that conversation', async () => {
