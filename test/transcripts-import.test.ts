@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ThreadItemsPayload, threadKey } from '../src/pubsub/topics.js';
 import { storedFromDraft } from '../src/transcripts/envelope.js';
-import { CODECS } from '../src/transcripts/index.js';
+import { CODECS, detect } from '../src/transcripts/index.js';
 import type { ItemDraft, TranscriptFormat } from '../src/transcripts/types.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { createTestDatabase, type TestDatabase } from './testkit/database.js';
@@ -456,6 +456,22 @@ describe('importTranscript', () => {
         markerSeq: 5,
       },
     ];
+    // The dump's agentId is kept: another one is refused, naming it, and nothing is written.
+    const before = await threadCount();
+    const other = await importPiece({
+      format: 'THREADSTORE_JSONL',
+      transcript: dump,
+      agentId: 'someone-else',
+    });
+    expect(other.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      field: 'agentId',
+      dumpAgentId: 'dumper',
+    });
+    expect(other.errors?.[0]?.message).toMatch(
+      /^agentId: a restore keeps the dump's agentId "dumper"/,
+    );
+    expect(await threadCount()).toBe(before);
     const result = await importPiece({
       format: 'THREADSTORE_JSONL',
       transcript: dump,
@@ -574,6 +590,115 @@ describe('npm run import', () => {
     expect(againLines.filter((l) => l.endsWith('already imported, nothing written'))).toHaveLength(
       total,
     );
+  });
+
+  it('reads a minified one-line JSON file as one document, not as a JSONL line', async () => {
+    const tau = sources().find((s) => s.file === 'tau-bench')!.value as Obj[];
+    const ant = sources().find((s) => s.file === 'anthropic cassettes')!.value as Cassettes;
+    // A request with Anthropic blocks (one of plain string messages reads as OPENAI_CHAT).
+    const request = ant.cassettes
+      .flatMap((c) => c.interactions.map((x) => x.request_body))
+      .find((r) => detect(r) === 'ANTHROPIC_MESSAGES')!;
+    // A Chat messages array (another conversation than the runs': each is imported once).
+    const chat = sources().find((s) => s.file === 'pydantic-ai chat')!.expected[0];
+    const files = {
+      runs: [join(dir, 'tau-runs.min.json'), tau],
+      chat: [join(dir, 'chat-conversation.min.json'), chat],
+      anthropic: [join(dir, 'anthropic-request.min.json'), request],
+    } as const;
+    for (const [path, value] of Object.values(files)) writeFileSync(path, JSON.stringify(value));
+    const run = await cli(['--agent', 'minified', ...Object.values(files).map(([f]) => f)]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines.filter((l) => l.endsWith('(detected)'))).toEqual([
+      `${files.runs[0]}: format OPENAI_CHAT (detected)`,
+      `${files.chat[0]}: format OPENAI_CHAT (detected)`,
+      `${files.anthropic[0]}: format ANTHROPIC_MESSAGES (detected)`,
+    ]);
+    // The runs' conversations, the one conversation, the request's conversation: as decoded
+    // (created, or already imported by the test above from the pretty-printed fixture).
+    const counts = (file: string) =>
+      lines
+        .filter((l) => l.includes(`  ${file} #`))
+        .map((l) => {
+          const m = /(\d+) items$/.exec(l);
+          if (m) return Number(m[1]);
+          expect(l).toMatch(/already imported, nothing written$/);
+          return 'replayed';
+        });
+    const decoded = (format: TranscriptFormat, value: unknown, file: string) => {
+      const created = counts(file);
+      const items = CODECS[format]!.decode(value).map((c) => c.items.length);
+      return items.map((n, k) => (created[k] === 'replayed' ? 'replayed' : n));
+    };
+    expect(counts('tau-runs.min.json')).toEqual(decoded('OPENAI_CHAT', tau, 'tau-runs.min.json'));
+    expect(counts('tau-runs.min.json')).toHaveLength(tau.length);
+    const one = 'chat-conversation.min.json';
+    expect(counts(one)).toEqual(decoded('OPENAI_CHAT', chat, one));
+    expect(counts(one)).toHaveLength(1);
+    const req = 'anthropic-request.min.json';
+    expect(counts(req)).toEqual(decoded('ANTHROPIC_MESSAGES', request, req));
+    expect(counts(req)).toHaveLength(1);
+  });
+
+  it('restores a dump with its own id, or the --id-prefix before it; --agent must be its own', async () => {
+    const dump = [
+      {
+        kind: 'thread',
+        version: 1,
+        id: 'dumped-thread',
+        agentId: 'dump-agent',
+        name: null,
+        archived: false,
+        metadata: {},
+        createdAt: '2025-01-02T03:04:05.678Z',
+        updatedAt: '2025-01-02T03:04:05.678Z',
+        nextSeq: 1,
+      },
+      {
+        kind: 'item',
+        seq: 0,
+        type: 'message',
+        status: 'COMPLETED',
+        responseId: null,
+        createdAt: '2025-01-02T03:04:05.678Z',
+        createdBy: null,
+        data: { role: 'user', content: 'hi' },
+        raw: null,
+        rawFormat: null,
+      },
+    ];
+    const file = join(dir, 'thread.dump.jsonl');
+    writeFileSync(file, dump.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const last = (stdout: string) => stdout.trim().split('\n').at(-1);
+    const copy = await cli(['--id-prefix', 'copy-', file]);
+    expect(copy.stderr).toBe('');
+    expect(last(copy.stdout)).toBe('created threads: copy-dumped-thread');
+    const again = await cli(['--id-prefix', 'copy-', file]);
+    expect(again.stdout).toContain(
+      'copy-dumped-thread  thread.dump.jsonl (dump)  already imported',
+    );
+    expect(last(again.stdout)).toBe('created threads:');
+    const plain = await cli([file]);
+    expect(last(plain.stdout)).toBe('created threads: dumped-thread');
+    const agent = await cli(['--agent', 'other', '--id-prefix', 'other-', file]);
+    expect(agent.code).toBe(1);
+    expect(agent.stderr).toMatch(
+      /^.*thread\.dump\.jsonl: agentId: a restore keeps the dump's agentId "dump-agent"/,
+    );
+    const t = await buildTestApp({}, {}, { url: database.url });
+    try {
+      const read = await t.execute<{ threads: { edges: { node: Obj }[] } }>(
+        '{ threads(filter: { agentId: "dump-agent" }) { edges { node { id agentId } } } }',
+      );
+      expect(read.threads.edges.map((e) => e.node.id).sort()).toEqual([
+        'copy-dumped-thread',
+        'dumped-thread',
+      ]);
+    } finally {
+      await t.close();
+    }
   });
 
   it('names the file and line of a failure and writes nothing of that conversation', async () => {

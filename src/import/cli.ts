@@ -8,7 +8,9 @@
  * when --format is left out, and said on stdout. Importing a conversation again creates
  * nothing: its idempotency key is a SHA-256 of its content (import.service.ts, contentKey).
  * With --id-prefix, thread ids are the prefix plus 32 hex digits of that hash (the same file
- * gives the same ids); otherwise they are random UUIDs.
+ * gives the same ids); otherwise they are random UUIDs. A THREADSTORE_JSONL dump keeps its
+ * thread id (and its agentId: --agent must be the dump's, restore.service.ts); with
+ * --id-prefix its id is the prefix plus the dump's id.
  *
  * stdout: one line per file (its format), one per conversation (created or already
  * imported), a summary, and last `created threads: <id> <id> ...`. stderr: one line per
@@ -80,9 +82,19 @@ async function importUnit(
   let label: string;
   try {
     if (unit.kind === 'dump') {
-      const key = `content-sha256:${jsonHash(unit.lines)}`;
+      // A dump keeps its thread id (and restores byte-identical); --id-prefix puts the prefix
+      // before it, so a copy can be restored next to the original (the key covers the prefix).
+      const prefix = values['id-prefix'];
+      const key = `content-sha256:${jsonHash(prefix === undefined ? unit.lines : { lines: unit.lines, prefix })}`;
+      const dumpId = unit.lines[0] as { id?: unknown } | undefined;
+      const threadId =
+        prefix === undefined || typeof dumpId?.id !== 'string' ? null : `${prefix}${dumpId.id}`;
       label = `${name} (dump)`;
-      result = await restoreDump(ctx, unit.lines, { agentId: values.agent, idempotencyKey: key });
+      result = await restoreDump(ctx, unit.lines, {
+        threadId,
+        agentId: values.agent,
+        idempotencyKey: key,
+      });
     } else {
       const { conversation } = unit;
       const key = contentKey(format, conversation);

@@ -2,8 +2,9 @@
  * Reads a transcript file for `npm run import`, one conversation at a time, so memory is
  * bounded by the largest conversation rather than the file.
  *
- * A file is JSONL when its first non-empty line is a whole JSON value; it is then streamed
- * line by line:
+ * A file is JSONL when its first non-empty line is a whole JSON value, except a file of one
+ * line that is a whole transcript (minified JSON: an array, or an object that is no message
+ * but a source detect() knows, such as a request body); it is then streamed line by line:
  * - CLAUDE_CODE_JSONL (a session is one conversation) decodes line by line (LineDecoder);
  * - THREADSTORE_JSONL (a dump is one thread) is collected and restored whole;
  * - a first line that is one message (Chat, Responses, AI SDK) makes the file one
@@ -74,25 +75,43 @@ function decodeUnits(format: TranscriptFormat, value: unknown, prefix: string): 
   }
 }
 
-/** The first non-empty line of a file, parsed, or undefined when it is not one JSON value. */
-async function firstLineValue(file: string): Promise<JsonValue | undefined> {
+/**
+ * The first non-empty line of a file, parsed (undefined when it is not one JSON value), and
+ * whether another non-empty line follows it.
+ */
+async function firstLineValue(file: string): Promise<{ value?: JsonValue; more: boolean }> {
   const lines = createInterface({
     input: createReadStream(file, 'utf8'),
     crlfDelay: Number.POSITIVE_INFINITY,
   });
+  let first: { value?: JsonValue } | null = null;
   try {
     for await (const text of lines) {
       if (text.trim() === '') continue;
+      if (first) return { ...first, more: true };
       try {
-        return JSON.parse(text) as JsonValue;
+        first = { value: JSON.parse(text) as JsonValue };
       } catch {
-        return undefined;
+        return { more: false };
       }
     }
-    return undefined;
+    return { ...first, more: false };
   } finally {
     lines.close();
   }
+}
+
+/**
+ * True for the value of a one-line file that is a whole JSON document rather than one JSONL
+ * record: an array (a JSONL line of an array is a conversation of its own, which the document
+ * reading gives too), or an object that is no message (no `role`) and is a source detect()
+ * knows (a request body, a run, a recorded exchange...). A message object stays one record.
+ */
+function isDocument(value: JsonValue, given: TranscriptFormat | null): boolean {
+  if (Array.isArray(value)) return true;
+  if (!isJsonObject(value) || 'role' in value || value.kind === 'thread') return false;
+  const format = detect(value);
+  return format !== null && format !== 'CLAUDE_CODE_JSONL' && (given === null || given === format);
 }
 
 /**
@@ -103,19 +122,22 @@ export async function* readSource(
   file: string,
   given: TranscriptFormat | null,
 ): AsyncGenerator<SourceUnit> {
-  const first = await firstLineValue(file);
-  if (first === undefined) {
-    const text = readFileSync(file, 'utf8');
-    if (text.trim() === '') {
-      yield { kind: 'failure', location: null, reason: 'the file is empty' };
-      return;
-    }
+  const { value: first, more } = await firstLineValue(file);
+  if (first === undefined || (!more && isDocument(first, given))) {
     let value: JsonValue;
-    try {
-      value = JSON.parse(text) as JsonValue;
-    } catch (error) {
-      yield { kind: 'failure', location: null, reason: jsonErrorText(error, text) };
-      return;
+    if (first !== undefined) value = first;
+    else {
+      const text = readFileSync(file, 'utf8');
+      if (text.trim() === '') {
+        yield { kind: 'failure', location: null, reason: 'the file is empty' };
+        return;
+      }
+      try {
+        value = JSON.parse(text) as JsonValue;
+      } catch (error) {
+        yield { kind: 'failure', location: null, reason: jsonErrorText(error, text) };
+        return;
+      }
     }
     const format = formatOf(value, given);
     yield { kind: 'format', format, detected: given === null };

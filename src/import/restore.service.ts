@@ -9,7 +9,7 @@ import { insertCompaction } from '../compaction/compaction.store.js';
 import type { ServiceContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { transaction } from '../db/transaction.js';
-import { BadUserInputError } from '../errors.js';
+import { BadUserInputError, quote, wellFormed } from '../errors.js';
 import { checkItemBytes, type NewItemInput, prepareItem } from '../items/item.service.js';
 import { type ItemRecord, insertItems, type PreparedItem } from '../items/item.store.js';
 import { publishAppended } from '../items/item-events.js';
@@ -197,9 +197,15 @@ function compactionRows(ctx: ServiceContext, dump: Dump, lineOf: (i: number) => 
 }
 
 /**
- * Restores a dump as a new thread. The thread's id, agentId, name and metadata are the dump's
- * unless `options` give others; everything else is the dump's.
- * @throws BadUserInputError naming the line; ConflictError (id taken or deleted, key reused)
+ * Restores a dump as a new thread. The thread's id, name and metadata are the dump's unless
+ * `options` give others; its agentId and everything else are the dump's (contract: a dump
+ * "restores byte-identical"). An agentId in `options` (the mutation requires one) must be the
+ * dump's: the agent a thread belongs to is part of what was dumped, and no identity rule
+ * lets a caller claim or change it (agentId is a label, not a principal: src/identity), so a
+ * different one is refused rather than silently replaced or silently ignored. To restore a
+ * dump as another agent's, edit its thread line.
+ * @throws BadUserInputError naming the line, or the agentId that differs; ConflictError (id
+ *   taken or deleted, key reused)
  */
 export async function restoreDump(
   ctx: ServiceContext,
@@ -213,6 +219,12 @@ export async function restoreDump(
     throw asUserError(error);
   }
   const { thread: t, items } = dump;
+  if (options.agentId != null && options.agentId !== t.agentId) {
+    throw new BadUserInputError(
+      `agentId: a restore keeps the dump's agentId ${quote(t.agentId, 64)} (line 1); send agentId ${quote(t.agentId, 64)}, or change the thread line's agentId to restore it as another agent's.`,
+      { field: 'agentId', dumpAgentId: wellFormed(t.agentId, 64) },
+    );
+  }
   const lineOf = (i: number) => i + 2;
   const prepared = items.map((item, i) => prepareDumpedItem(ctx, item, lineOf(i)));
   const records = compactionRows(ctx, dump, lineOf);
@@ -220,7 +232,7 @@ export async function restoreDump(
     ctx,
     {
       id: options.threadId ?? t.id,
-      agentId: options.agentId ?? t.agentId,
+      agentId: t.agentId,
       name: options.name === undefined || options.name === null ? t.name : options.name,
       metadata: options.metadata ?? t.metadata,
     },

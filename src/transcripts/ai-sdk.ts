@@ -146,9 +146,13 @@ export function encode(items: readonly StoredItem[]): Encoded {
     }
     const role = n.kind === 'text' ? n.role : 'assistant';
     const responseId = n.item.responseId;
+    // A text without a responseId is not known to belong to the message before it: its own
+    // message (a stream may cut before it; export-stream.ts). Calls and reasoning still join it.
+    const joins = n.kind !== 'text' || responseId !== null;
     if (
       !(
         open &&
+        joins &&
         role === 'assistant' &&
         open.message.role === role &&
         open.responseId === responseId

@@ -15,7 +15,16 @@ import {
   summaryText,
 } from './common.js';
 import { otherType, readRecords, valueAt } from './envelope.js';
-import type { ContextEntry, Dropped, Encoded, ItemDraft, JsonObject, StoredItem } from './types.js';
+import {
+  type ContextEntry,
+  type Dropped,
+  type Encoded,
+  type EncodeState,
+  type ItemDraft,
+  type JsonObject,
+  newEncodeState,
+  type StoredItem,
+} from './types.js';
 
 type Body = Pick<ItemDraft, 'message' | 'toolCall' | 'toolResult' | 'reasoning' | 'other'>;
 
@@ -77,11 +86,16 @@ class Builder {
   systemTexts: string[] = [];
   dropped: Dropped[] = [];
   private open: { role: string; responseId: string | null; blocks: JsonValue[] } | null = null;
-  /** tool_use ids given out, and per source callId the ids of calls still waiting for a result. */
-  private usedIds = new Set<string>();
-  private waiting = new Map<string, string[]>();
-
-  constructor(readonly mode: Mode) {}
+  /**
+   * @param state tool_use ids given out and calls waiting for a result, carried from earlier
+   *   runs of the thread (a stream's chunks, a Claude Code session's runs of converted items)
+   */
+  constructor(
+    readonly mode: Mode,
+    private readonly state: EncodeState,
+    /** The format's name in dropped reasons. */
+    readonly target: string,
+  ) {}
 
   record(value: JsonObject): void {
     this.open = null;
@@ -115,21 +129,24 @@ class Builder {
    */
   callId(callId: string, item: StoredItem): string {
     let id = callId;
-    for (let k = 2; this.usedIds.has(id); k++) id = `${callId}_${k}`;
+    const { usedIds, waiting } = this.state;
+    for (let k = 2; usedIds.has(id); k++) id = `${callId}_${k}`;
     if (id !== callId) {
       this.dropped.push(
         dropped(item, 'callId', `re-used callId sent as ${id} (tool_use ids must be unique)`),
       );
     }
-    this.usedIds.add(id);
-    this.waiting.set(callId, [...(this.waiting.get(callId) ?? []), id]);
+    usedIds.add(id);
+    waiting.set(callId, [...(waiting.get(callId) ?? []), id]);
     return id;
   }
 
   /** The tool_use id a converted result answers: the nearest waiting call with its callId. */
   resultId(callId: string): string {
-    const stack = this.waiting.get(callId);
-    return stack?.pop() ?? callId;
+    const stack = this.state.waiting.get(callId);
+    const id = stack?.pop() ?? callId;
+    if (stack?.length === 0) this.state.waiting.delete(callId);
+    return id;
   }
 }
 
@@ -140,7 +157,7 @@ function addLoose(b: Builder, item: StoredItem): void {
     b.add(roleOf(item), [block], item.responseId, true);
     return;
   }
-  const n = neutralOf(item, 'Anthropic Messages', b.dropped);
+  const n = neutralOf(item, b.target, b.dropped);
   if (!n) return;
   if (n.kind === 'reasoning') {
     const block = thinkingBlock(n);
@@ -158,11 +175,13 @@ function addLoose(b: Builder, item: StoredItem): void {
       .map((s) => ({ type: 'text', text: s.text }));
     b.dropped.push(...segmentDrops(item, n.segments, 'Anthropic Messages', () => false));
     for (const url of n.images) blocks.push({ type: 'image', source: imageSource(url) });
+    // A text without a responseId is not known to belong to the message before it: its own
+    // message (a stream may cut before it; export-stream.ts). Calls still join it.
     b.add(
       n.role === 'assistant' ? 'assistant' : 'user',
       blocks,
       item.responseId,
-      n.role === 'assistant',
+      n.role === 'assistant' && item.responseId !== null,
     );
   } else if (n.kind === 'call') {
     let input = n.arguments;
@@ -218,9 +237,16 @@ const isRecord = (raw: JsonValue) =>
  * Builds `{system?, messages}` from items and (context mode) compaction records.
  * encode: records of ANTHROPIC_MESSAGES verbatim. context: role and content only, then
  * consecutive same-role messages merged with tool_result blocks first.
+ * @param state carried from earlier runs of the same thread (EncodeState); fresh by default
+ * @param target the format's name in dropped reasons (CLAUDE_CODE_JSONL wraps these messages)
  */
-export function buildMessages(entries: readonly ContextEntry[], mode: Mode): Encoded {
-  const b = new Builder(mode);
+export function buildMessages(
+  entries: readonly ContextEntry[],
+  mode: Mode,
+  state: EncodeState = newEncodeState(),
+  target = 'Anthropic Messages',
+): Encoded {
+  const b = new Builder(mode, state, target);
   let run: StoredItem[] = [];
   const flush = () => {
     const pathOf = () => ['content'];

@@ -20,6 +20,7 @@ import {
   type DecodedConversation,
   type Dropped,
   type Encoded,
+  type EncodeState,
   type ItemDraft,
   type JsonObject,
   type ModelContext,
@@ -140,8 +141,12 @@ export function isAnthropicRecord(raw: JsonValue): boolean {
  * their verbatim blocks; others converted (text, images by URL, tool_use, tool_result). Reasoning
  * without an Anthropic signature and other item types are dropped.
  */
-export function encode(items: readonly StoredItem[]): Encoded {
-  return buildMessages(items, 'encode');
+export function encode(
+  items: readonly StoredItem[],
+  _compactions?: readonly CompactionRecord[],
+  state?: EncodeState,
+): Encoded {
+  return buildMessages(items, 'encode', state);
 }
 
 /**

@@ -18,11 +18,14 @@ import { isoTime, readRecords, splitRaws, str } from './envelope.js';
 import { checkRecord } from './record-check.js';
 import {
   type CompactionDraft,
+  type CompactionRecord,
   type DecodedConversation,
   type Dropped,
   type Encoded,
+  type EncodeState,
   type ItemDraft,
   type JsonObject,
+  newEncodeState,
   type StoredItem,
   TranscriptError,
 } from './types.js';
@@ -147,16 +150,52 @@ const isLine = (raw: JsonValue) =>
   ('message' in raw || 'sessionId' in raw || 'uuid' in raw || 'leafUuid' in raw);
 
 /**
- * Items back to the session's lines: lines of this format from raw; other items as Anthropic
- * messages (anthropic-blocks.ts) wrapped in minimal lines `{type: role, message}`.
+ * Notes a session line in `state`: a compact_boundary line, and the isCompactSummary line
+ * within the 3 lines after it (as LineDecoder pairs them on import).
  */
-export function encode(items: readonly StoredItem[]): Encoded {
+function noteLine(line: JsonObject, seq: number, state: EncodeState): void {
+  const b = state.boundary;
+  if (b && line.isCompactSummary === true) {
+    state.boundaries.set(b.seq, summaryOf(line));
+    state.boundary = null;
+  } else if (b && --b.left === 0) {
+    state.boundary = null;
+  }
+  if (line.type === 'system' && line.subtype === 'compact_boundary') {
+    state.boundaries.set(seq, null);
+    state.boundary = { seq, left: 3 };
+  }
+}
+
+/**
+ * True for a compaction marker whose record the session's own lines carry: the import made it
+ * from a compact_boundary line right after its range and the summary line that followed.
+ */
+function carriedMarker(item: StoredItem, state: EncodeState): boolean {
+  if (item.type !== 'compaction' || !isJsonObject(item.data)) return false;
+  const { endSeq, summary } = item.data;
+  if (typeof endSeq !== 'number' || typeof summary !== 'string') return false;
+  return state.boundaries.get(endSeq + 1) === summary;
+}
+
+/**
+ * Items back to the session's lines: lines of this format from raw; other items as Anthropic
+ * messages (anthropic-blocks.ts) wrapped in minimal lines `{type: role, message}`. A compaction
+ * marker whose record the session's compact_boundary and summary lines carry is not written
+ * again (nor listed as dropped); other compaction markers are listed as dropped.
+ * @param state carried from earlier runs of the same thread (a stream's chunks)
+ */
+export function encode(
+  items: readonly StoredItem[],
+  _compactions?: readonly CompactionRecord[],
+  state: EncodeState = newEncodeState(),
+): Encoded {
   const out: JsonValue[] = [];
   const drop: Dropped[] = [];
   let run: StoredItem[] = [];
   const flush = () => {
     if (run.length === 0) return;
-    const { value, dropped } = buildMessages(run, 'encode');
+    const { value, dropped } = buildMessages(run, 'encode', state, 'Claude Code');
     const converted = value as JsonObject;
     if (converted.system !== undefined) out.push({ type: 'system', content: converted.system });
     for (const m of converted.messages as JsonObject[])
@@ -166,10 +205,11 @@ export function encode(items: readonly StoredItem[]): Encoded {
   };
   for (const unit of readRecords(items, FORMAT, () => ['message', 'content'], isLine)) {
     if (unit.kind === 'loose') {
-      run.push(unit.item);
+      if (!carriedMarker(unit.item, state)) run.push(unit.item);
       continue;
     }
     flush();
+    if (isJsonObject(unit.value)) noteLine(unit.value, unit.items[0]!.seq, state);
     out.push(unit.value);
   }
   flush();

@@ -2,17 +2,22 @@
  * A stored thread as a transcript, read page by page: the shared engine of Thread.transcript
  * (all pages, within the operation's read budget), `npm run export` and
  * `GET /threads/<id>/export` (pages written as they come, so memory holds one page and the
- * items of one unfinished user turn, not the thread).
+ * items of one unfinished run, not the thread).
  *
- * Chunking: the codecs encode whole item lists (consecutive items of one response make one
- * message), so a stream encodes one run of whole user turns at a time: it cuts only before a
- * user message that starts a source record (see `startsTurn`), where no codec carries state
- * over. A turn longer than MAX_TURN_ITEMS is cut where the responseId changes. What a stream
- * cannot reproduce exactly, compared with one whole encode: a system text after the first chunk
- * (ANTHROPIC_MESSAGES puts every system text at the top; reported as dropped), callIds re-used
- * across chunks when converting into ANTHROPIC_MESSAGES (not suffixed), AI SDK tool results
- * whose call is in an earlier chunk (dropped, listed). Source-format exports of imported
- * transcripts are exact (test/transcripts-export.test.ts compares them).
+ * Chunking: the codecs encode item lists (consecutive items of one response make one message),
+ * so a stream encodes one run of whole messages at a time, with one EncodeState for the thread
+ * (tool_use ids given out and calls waiting for a result, Claude Code compact boundaries), so
+ * its chunks together equal one whole encode. It cuts (see `cutIndex`) where no tool call waits
+ * for its result and either a user message that starts a source record (`startsTurn`) or a
+ * message without a responseId (`startsMessage`) follows: no codec groups such an item with
+ * the items before it. A buffer longer than MAX_TURN_ITEMS without such a place is cut where
+ * the responseId changes. What a stream cannot reproduce exactly, compared with one whole
+ * encode (test/transcripts-export.test.ts compares every fixture in every format, cut into
+ * many chunks): a system text after the first chunk (ANTHROPIC_MESSAGES puts every system text
+ * at the top, CLAUDE_CODE_JSONL in one system line per run of converted items; listed as
+ * dropped for ANTHROPIC_MESSAGES); and, only after a turn longer than MAX_TURN_ITEMS was cut
+ * between tool calls and their results, an AI SDK tool result whose call went in an earlier
+ * chunk (listed as dropped).
  */
 import { selectCompactions } from '../compaction/compaction.store.js';
 import type { ServiceContext } from '../context.js';
@@ -29,12 +34,14 @@ import {
   THREADSTORE_JSONL_VERSION,
   type ThreadLine,
 } from './threadstore-jsonl.js';
-import type {
-  CompactionRecord,
-  Dropped,
-  JsonObject,
-  StoredItem,
-  TranscriptFormat,
+import {
+  type CompactionRecord,
+  type Dropped,
+  type EncodeState,
+  type JsonObject,
+  newEncodeState,
+  type StoredItem,
+  type TranscriptFormat,
 } from './types.js';
 
 /** Items read per statement. */
@@ -82,7 +89,7 @@ export function storedItem(record: ItemRecord): StoredItem {
 }
 
 /**
- * The thread's items in seq order, one page (EXPORT_PAGE_ITEMS) per statement: within the
+ * The thread's items in seq order, one page (`pageItems`) per statement: within the
  * operation's budget (selectItemPage's running sum), or, for a stream (`unbudgeted`), by a
  * plain LIMIT page (selectItemsAfter), which a stream can afford as it holds one page at a time.
  */
@@ -90,12 +97,13 @@ export async function* itemPages(
   ctx: ServiceContext,
   threadId: string,
   read: BudgetedRead,
+  pageItems = EXPORT_PAGE_ITEMS,
 ): AsyncGenerator<ItemRecord[]> {
   let lower = -1;
   for (;;) {
     const page =
       read === unbudgeted
-        ? await selectItemsAfter(ctx.db.prisma, ctx.tenantId, threadId, lower, EXPORT_PAGE_ITEMS)
+        ? await selectItemsAfter(ctx.db.prisma, ctx.tenantId, threadId, lower, pageItems)
         : await read((left) =>
             selectItemPage(
               ctx.db.prisma,
@@ -106,14 +114,14 @@ export async function* itemPages(
                 upper: null,
                 types: null,
                 forward: true,
-                limit: EXPORT_PAGE_ITEMS,
+                limit: pageItems,
               },
               left,
             ),
           );
     if (page.length === 0) return;
     yield page;
-    if (page.length < EXPORT_PAGE_ITEMS) return;
+    if (page.length < pageItems) return;
     lower = page[page.length - 1]!.seq;
   }
 }
@@ -207,24 +215,73 @@ export function startsTurn(item: StoredItem, format: TranscriptFormat): boolean 
   return isJsonObject(raw) && ('role' in raw || 'message' in raw);
 }
 
-/** Where to cut `items` (an index > 0), or 0 for nowhere yet. */
-function cutIndex(items: readonly StoredItem[], format: TranscriptFormat): number {
-  for (let i = items.length - 1; i > 0; i--) if (startsTurn(items[i]!, format)) return i;
-  if (items.length <= MAX_TURN_ITEMS) return 0;
-  for (let i = items.length - 1; i > 0; i--) {
-    if (items[i]!.responseId !== items[i - 1]!.responseId) return i;
-  }
-  return 0;
+/**
+ * True for a message item without a responseId that is no list element of a split record of
+ * `format`: every codec starts a message of its own with it (a text without a responseId is
+ * not known to belong to the message before it), so a thread written without responseIds and
+ * without user messages can still be cut.
+ */
+function startsMessage(item: StoredItem, format: TranscriptFormat): boolean {
+  if (item.type !== 'message' || item.responseId !== null) return false;
+  return item.raw === null || item.rawFormat !== format || isEnvelope(item.raw);
 }
 
-/** Encodes a run of whole turns. */
+/** Tool calls not answered yet, by callId (a count: callIds are re-used). */
+type OpenCalls = Map<string, number>;
+
+/** Counts a tool call as open and a tool result as answering one. */
+function track(open: OpenCalls, item: StoredItem): void {
+  if (item.type !== 'tool_call' && item.type !== 'tool_result') return;
+  const callId = isJsonObject(item.data) ? item.data.callId : undefined;
+  if (typeof callId !== 'string') return;
+  const n = open.get(callId) ?? 0;
+  if (item.type === 'tool_call') open.set(callId, n + 1);
+  else if (n <= 1) open.delete(callId);
+  else open.set(callId, n - 1);
+}
+
+/**
+ * Where to cut `items` (an index > 0), or 0 for nowhere yet: the last place where no tool call
+ * waits for its result (calls still open from earlier chunks in `open`) and a turn or a message
+ * without a responseId starts. A buffer longer than `maxTurnItems` without such a place is cut
+ * where the responseId changes: where no call waits if there is such a place, else anywhere
+ * (an AI SDK tool result cut from its call is then listed as dropped).
+ */
+function cutIndex(
+  items: readonly StoredItem[],
+  format: TranscriptFormat,
+  open: OpenCalls,
+  maxTurnItems: number,
+): number {
+  const calls = new Map(open);
+  let cut = 0;
+  let calm = 0;
+  let forced = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (i > 0) {
+      const turn = startsTurn(item, format);
+      const change = turn || item.responseId !== items[i - 1]!.responseId;
+      if (calls.size === 0 && (turn || startsMessage(item, format))) cut = i;
+      if (calls.size === 0 && change) calm = i;
+      if (change) forced = i;
+    }
+    track(calls, item);
+  }
+  if (cut > 0) return cut;
+  if (items.length <= maxTurnItems) return 0;
+  return calm || forced;
+}
+
+/** Encodes a run of whole turns, carrying the codec's state to the next. */
 function encodeChunk(
   format: TranscriptFormat,
   items: readonly StoredItem[],
   compactions: readonly CompactionRecord[],
   first: boolean,
+  state: EncodeState,
 ): ExportChunk {
-  const { value, dropped } = CODECS[format]!.encode(items, compactions);
+  const { value, dropped } = CODECS[format]!.encode(items, compactions, state);
   if (shapeOf(format) !== 'messages') return { values: value as JsonValue[], dropped };
   const { system, messages } = value as { system?: JsonValue; messages: JsonValue[] };
   if (system === undefined || first) return { values: messages, system, dropped };
@@ -236,6 +293,14 @@ function encodeChunk(
   };
 }
 
+/** Chunk sizes of a stream; tests make them small to get many chunks. */
+export interface ExportOptions {
+  /** Items read per statement (default EXPORT_PAGE_ITEMS). */
+  pageItems?: number;
+  /** Items a buffer may hold before it is cut without a safe place (default MAX_TURN_ITEMS). */
+  maxTurnItems?: number;
+}
+
 /**
  * The thread in `format`, chunk by chunk (see the module docstring). THREADSTORE_JSONL: the
  * thread line, one line per item, then one per compaction record.
@@ -245,10 +310,13 @@ export async function* exportChunks(
   thread: ThreadRecord,
   format: TranscriptFormat,
   read: BudgetedRead = unbudgeted,
+  options: ExportOptions = {},
 ): AsyncGenerator<ExportChunk> {
+  const pageItems = options.pageItems ?? EXPORT_PAGE_ITEMS;
+  const maxTurnItems = options.maxTurnItems ?? MAX_TURN_ITEMS;
   if (format === 'THREADSTORE_JSONL') {
     yield { values: [threadLine(thread) as unknown as JsonValue], dropped: [] };
-    for await (const page of itemPages(ctx, thread.id, read)) {
+    for await (const page of itemPages(ctx, thread.id, read, pageItems)) {
       yield { values: page.map((i) => itemLine(i) as unknown as JsonValue), dropped: [] };
     }
     const records = await threadCompactions(ctx, thread.id, read);
@@ -256,15 +324,19 @@ export async function* exportChunks(
     return;
   }
   const compactions = codecCompactions(await threadCompactions(ctx, thread.id, read));
+  const state = newEncodeState();
+  const open: OpenCalls = new Map();
   let buffer: StoredItem[] = [];
   let first = true;
-  for await (const page of itemPages(ctx, thread.id, read)) {
+  for await (const page of itemPages(ctx, thread.id, read, pageItems)) {
     buffer.push(...page.map(storedItem));
-    const cut = cutIndex(buffer, format);
+    const cut = cutIndex(buffer, format, open, maxTurnItems);
     if (cut === 0) continue;
-    yield encodeChunk(format, buffer.slice(0, cut), compactions, first);
+    const run = buffer.slice(0, cut);
+    for (const item of run) track(open, item);
+    yield encodeChunk(format, run, compactions, first, state);
     first = false;
     buffer = buffer.slice(cut);
   }
-  if (buffer.length > 0 || first) yield encodeChunk(format, buffer, compactions, first);
+  if (buffer.length > 0 || first) yield encodeChunk(format, buffer, compactions, first, state);
 }

@@ -197,7 +197,10 @@ export function encode(items: readonly StoredItem[]): Encoded {
     }
     const responseId = n.item.responseId;
     const assistantSide = n.kind === 'call' || (n.kind === 'text' && n.role === 'assistant');
-    if (assistantSide && open && open.responseId === responseId) {
+    // A text without a responseId is not known to belong to the message before it: its own
+    // message (a stream may cut before it; export-stream.ts). Calls still join it.
+    const joins = n.kind === 'call' || responseId !== null;
+    if (assistantSide && joins && open && open.responseId === responseId) {
       appendToAssistant(open.message, n);
       continue;
     }

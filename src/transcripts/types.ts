@@ -148,6 +148,32 @@ export interface ModelContext {
   dropped: Dropped[];
 }
 
+/**
+ * What an encode carries from one run of a thread's items to the next: a stream
+ * (export-stream.ts) encodes a thread chunk by chunk with one state, so the chunks together
+ * equal one whole encode. Grows with the thread's tool calls (a few bytes per call id), not
+ * with its content.
+ */
+export interface EncodeState {
+  /** ANTHROPIC_MESSAGES and CLAUDE_CODE_JSONL: tool_use ids given out (unique per request). */
+  usedIds: Set<string>;
+  /** The same: per source callId, the tool_use ids of converted calls waiting for a result. */
+  waiting: Map<string, string[]>;
+  /**
+   * CLAUDE_CODE_JSONL: per compact_boundary line's seq, the text of the isCompactSummary line
+   * after it (null until seen), so the compaction marker the import made from them is known
+   * to be carried by the session's own lines.
+   */
+  boundaries: Map<number, string | null>;
+  /** The seq of the last compact_boundary line and how many lines may still bring its summary. */
+  boundary: { seq: number; left: number } | null;
+}
+
+/** A fresh EncodeState (the start of a thread). */
+export function newEncodeState(): EncodeState {
+  return { usedIds: new Set(), waiting: new Map(), boundaries: new Map(), boundary: null };
+}
+
 /** The functions every format module offers. */
 export interface TranscriptCodec {
   format: TranscriptFormat;
@@ -156,8 +182,16 @@ export interface TranscriptCodec {
    * @throws TranscriptError naming the index or line that is wrong and why
    */
   decode(source: unknown): DecodedConversation[];
-  /** Items in seq order (and the thread's compaction records) back to a source value. */
-  encode(items: readonly StoredItem[], compactions?: readonly CompactionRecord[]): Encoded;
+  /**
+   * Items in seq order (and the thread's compaction records) back to a source value.
+   * @param state what earlier runs of the same thread left (a stream's chunks); a fresh one
+   *   when left out
+   */
+  encode(
+    items: readonly StoredItem[],
+    compactions?: readonly CompactionRecord[],
+    state?: EncodeState,
+  ): Encoded;
 }
 
 /** A source value that cannot be decoded; `location` is a path like "messages[3].content[1]". */
