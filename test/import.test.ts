@@ -491,9 +491,9 @@ describe('npm run import', () => {
     expect(errors[0]).toBe(
       `${badJsonl}: line 2: invalid JSON at column 2: Expected property name or '}'`,
     );
-    // A one-line JSON file reads as JSONL: the line, then the index in it.
+    // A one-line JSON array is one document (file-source.ts), not a JSONL line: the index.
     expect(errors[1]).toBe(
-      `${noCallId}: line 1: [1]: a tool message needs tool_call_id (or tool_call_ids)`,
+      `${noCallId}: [1]: a tool message needs tool_call_id (or tool_call_ids)`,
     );
     expect(errors).toHaveLength(2);
     // The good line of bad.jsonl is imported; the pydantic file was imported before.

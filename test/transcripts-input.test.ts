@@ -240,6 +240,7 @@ describe('transcript input checks', () => {
     ];
     const split = await importPiece({
       format: 'THREADSTORE_JSONL',
+      agentId: 'dumper',
       transcript: dump('dump-split-pair', [[0, 0]], null),
     });
     expect(split.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
@@ -248,6 +249,7 @@ describe('transcript input checks', () => {
     );
     const cut = await importPiece({
       format: 'THREADSTORE_JSONL',
+      agentId: 'dumper',
       transcript: dump('dump-cut-response', [[0, 1]], 'msg_9'),
     });
     expect(cut.errors?.[0]?.message).toMatch(
@@ -256,6 +258,7 @@ describe('transcript input checks', () => {
     expect(await threadCount()).toBe(before);
     const ok = await importPiece({
       format: 'THREADSTORE_JSONL',
+      agentId: 'dumper',
       transcript: dump('dump-ok', [[0, 2]], 'msg_9'),
     });
     expect(ok.errors).toBeUndefined();
