@@ -77,6 +77,8 @@ export interface BuildOptions {
   eventTarget?: BusEventTarget;
   /** Apply committed migrations before serving (default true). */
   migrate?: boolean;
+  /** The built thread browser served at /ui (default ui/dist: ui-route.ts). */
+  uiRoot?: string;
 }
 
 /** A listen error as a person starting the server can fix it. */
@@ -377,7 +379,14 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     redisStatus: redis ? () => redis.status() : undefined,
   });
   const exports = exportRoute({ authenticator, base: { db, events, limits }, audit, logger });
-  const server = httpServer(env, { logger, audit, health, yoga, exports, ui: uiRoute() });
+  const server = httpServer(env, {
+    logger,
+    audit,
+    health,
+    yoga,
+    exports,
+    ui: uiRoute(options.uiRoot),
+  });
   const ws = attachGraphqlWs(server, { yoga, authenticator, audit, logger, ...wsLimits(env) });
   const jobs = startJobs(db, env.IDEMPOTENCY_KEY_TTL_HOURS, logger);
 

@@ -10,9 +10,9 @@ import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import { acceptedEncodings, memoisedCompression } from './content-encoding.js';
 
 /** The example GraphiQL opens with: a named query a person can run as it is. */
-export const GRAPHIQL_EXAMPLE_QUERY = `# threadstore: the threads updated last, with their newest items.
-# Run it with the play button (Ctrl-Enter); the variables are in the tab below. The Docs
-# panel (top left) lists every type. With AUTH=required, add a token in the Headers tab:
+export const GRAPHIQL_EXAMPLE_QUERY = `# The threads updated last, with their newest items.
+# Run it: the play button or Ctrl-Enter (variables below).
+# With AUTH=required, add in the Headers tab:
 #   {"authorization": "Bearer <API key or JWT>"}
 query RecentThreads($first: Int!, $lastItems: Int!, $filter: ThreadFilter) {
   threads(first: $first, filter: $filter, orderBy: UPDATED_AT_DESC) {
@@ -66,11 +66,18 @@ export const GRAPHIQL_EXAMPLE_VARIABLES = `{
 }
 `;
 
-/** GraphiQL's options: the title, and the example as the first tab and as a new tab's text. */
-export const graphiqlOptions: GraphiQLOptions = {
+/**
+ * GraphiQL's options: the title, and the example as the first tab (used while the browser
+ * keeps no tabs) and as a new tab's text. `variables` (passed by yoga's page to GraphiQL's
+ * initialVariables, not in yoga's type) fills the variables editor: GraphiQL 5 takes the
+ * first tab's query from defaultTabs but not its variables. Its cost: a person who edited
+ * the variables of the tab they left gets them back in a new tab, not in that one.
+ */
+export const graphiqlOptions: GraphiQLOptions & { variables: string } = {
   title: 'threadstore',
   defaultQuery: GRAPHIQL_EXAMPLE_QUERY,
   defaultTabs: [{ query: GRAPHIQL_EXAMPLE_QUERY, variables: GRAPHIQL_EXAMPLE_VARIABLES }],
+  variables: GRAPHIQL_EXAMPLE_VARIABLES,
 };
 
 let page: ReturnType<typeof memoisedCompression> | null = null;
