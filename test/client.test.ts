@@ -8,6 +8,7 @@
  * when the server closes the socket at a JWT's expiry (4403) or ends the stream of a revoked
  * API key; followThreads() reports thread changes.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,7 @@ import {
 import { graphql } from './generated/gql.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { createTestDatabase, type TestDatabase } from './testkit/database.js';
-import { freePort, type ServerProcess, startServer } from './testkit/process.js';
+import { freePort, root, type ServerProcess, startServer } from './testkit/process.js';
 import { hs256, TEST_JWT_SECRET } from './testkit/transport.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -270,6 +271,19 @@ describe('items', () => {
     expect(seqs((await client.items.page(id, { last: 2, beforeSeq: 3 })).nodes)).toEqual([1, 2]);
     const tools = await client.items.page(id, { types: ['tool_call', 'tool_result'] });
     expect(tools.totalCount).toBe(2);
+  });
+
+  it("the client's largest pages fit the server's default cost and size limits", async () => {
+    const big = 'items-500';
+    await client.threads.create({ id: big, agentId: 'cost', name: 'big' });
+    await client.items.append(
+      big,
+      Array.from({ length: 500 }, (_, i) => ({ message: { role: 'user', content: `m${i}` } })),
+    );
+    expect(seqs((await client.items.page(big, { first: 500 })).nodes)).toEqual(range(0, 499));
+    expect((await client.items.page(big, { last: 500 })).nodes).toHaveLength(500);
+    const list = await client.threads.list({ first: 500, filter: { agentId: 'cost' } });
+    expect(list.nodes.map((n) => [n.id, n.lastItem?.seq])).toEqual([[big, 499]]);
   });
 
   it('types every item by __typename', async () => {
@@ -520,6 +534,79 @@ describe('follow', () => {
     expect(follower.error).toBeUndefined();
     await rotating.close();
     await follower.finished;
+  });
+});
+
+describe('examples/follow.ts (on the client)', () => {
+  it('prints the thread from --from, then appended items, and exits when it is deleted', async () => {
+    const id = 'example-1';
+    await client.threads.create({ id, agentId: 'alpha' });
+    await client.items.append(id, [
+      ...messages('hello'),
+      { toolCall: { callId: 'c', name: 'search', arguments: { q: 'x' } } },
+    ]);
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(root, 'examples', 'follow.ts'),
+        id,
+        '--from',
+        '-1',
+        '--url',
+        url.replace(/^http/, 'ws'),
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, THREADSTORE_TOKEN: await hs256() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      await until(() => stdout.split('\n').length > 2, `the stored items (stderr: ${stderr})`);
+      await client.items.append(id, messages('live one'));
+      await until(() => stdout.includes('live one'), 'the appended item');
+      await client.threads.delete(id);
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill();
+    }
+    expect(stdout.trimEnd().split('\n')).toEqual([
+      '    0  user: hello',
+      '    1  → search({"q":"x"})',
+      '    2  user: live one',
+    ]);
+    expect(stderr).toContain('resuming after seq -1');
+    expect(stderr).toContain('[the thread was deleted]');
+  });
+
+  it('names a thread that does not exist and exits 1', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(root, 'examples', 'follow.ts'),
+        'no-such',
+        '--url',
+        url.replace(/^http/, 'ws'),
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, THREADSTORE_TOKEN: await hs256() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);
+    expect(stderr).toMatch(/^NOT_FOUND: .*no-such/m);
   });
 });
 
