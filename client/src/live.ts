@@ -31,6 +31,7 @@ const FATAL = new Set([
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
   'PAYLOAD_TOO_LARGE',
+  'INVALID_OPTIONS',
 ]);
 /** Refused credentials in a row (with no connection accepted between) before giving up. */
 const MAX_AUTH_FAILURES = 3;
@@ -104,8 +105,24 @@ export function createLive(options: ClientOptions, http: Http): Live {
   const open = new Set<() => void>();
 
   function socket(): WsClient {
-    ws ??= createWsClient({
-      url: webSocketUrl(options),
+    if (ws) return ws;
+    let url: string;
+    try {
+      url = webSocketUrl(options);
+    } catch (error) {
+      throw new ThreadstoreError(
+        'INVALID_OPTIONS',
+        `"${options.wsUrl ?? options.url}" is no WebSocket URL: pass an absolute url or wsUrl.`,
+        { cause: error },
+      );
+    }
+    if (!options.webSocketImpl && typeof globalThis.WebSocket === 'undefined')
+      throw new ThreadstoreError(
+        'INVALID_OPTIONS',
+        "This runtime has no WebSocket: pass webSocketImpl (e.g. the `ws` package's WebSocket) to createClient.",
+      );
+    ws = createWsClient({
+      url,
       webSocketImpl: options.webSocketImpl,
       lazy: true,
       retryAttempts: 0,
