@@ -460,6 +460,19 @@ describe('follow', () => {
     expect(missingNow.error).toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('options that cannot work: INVALID_OPTIONS at once, no retrying', async () => {
+    const relative = collect(createClient({ url: '/graphql' }).follow('t1', { afterSeq: -1 }));
+    await relative.finished;
+    expect(relative.error).toMatchObject({ code: 'INVALID_OPTIONS' });
+    expect((relative.error as Error).message).toMatch(/absolute url/);
+    if (typeof globalThis.WebSocket === 'undefined') {
+      const noSocket = collect(createClient({ url }).follow('t1', { afterSeq: -1 }));
+      await noSocket.finished;
+      expect(noSocket.error).toMatchObject({ code: 'INVALID_OPTIONS' });
+      expect((noSocket.error as Error).message).toMatch(/webSocketImpl/);
+    }
+  });
+
   it('credentials refused with no getToken: UNAUTHENTICATED', async () => {
     await client.threads.create({ id: 'follow-3', agentId: 'alpha' });
     const bad = createClient({ url, token: 'not-a-token', webSocketImpl: WebSocket });
