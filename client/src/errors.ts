@@ -13,7 +13,8 @@ export interface GraphQLErrorJson {
 /**
  * The codes of the contract (contract.graphql, "Errors"), plus the client's own:
  * NETWORK_ERROR (the server could not be reached, or answered something that is not GraphQL),
- * ABORTED (the caller's AbortSignal fired).
+ * ABORTED (the caller's AbortSignal fired), INVALID_OPTIONS (createClient's options cannot work
+ * here: no WebSocket implementation, a relative URL outside a browser).
  */
 export type ThreadstoreErrorCode =
   | 'GRAPHQL_PARSE_FAILED'
@@ -29,6 +30,7 @@ export type ThreadstoreErrorCode =
   | 'INTERNAL_SERVER_ERROR'
   | 'NETWORK_ERROR'
   | 'ABORTED'
+  | 'INVALID_OPTIONS'
   | (string & {});
 
 /**

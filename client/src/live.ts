@@ -31,6 +31,7 @@ const FATAL = new Set([
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
   'PAYLOAD_TOO_LARGE',
+  'INVALID_OPTIONS',
 ]);
 /** Refused credentials in a row (with no connection accepted between) before giving up. */
 const MAX_AUTH_FAILURES = 3;
@@ -55,6 +56,8 @@ export function webSocketUrl(options: ClientOptions): string {
 interface ExecutionResultJson<T> {
   data?: T | null;
   errors?: readonly GraphQLErrorJson[];
+  /** Not from the server: marks that the socket carrying the subscription was acknowledged. */
+  acknowledged?: true;
 }
 
 /**
@@ -97,11 +100,29 @@ export function createLive(options: ClientOptions, http: Http): Live {
   let ws: WsClient | null = null;
   let closed = false;
   const ackListeners = new Set<() => void>();
+  /** Whether the socket is open and acknowledged now. */
+  let acknowledged = false;
   const open = new Set<() => void>();
 
   function socket(): WsClient {
-    ws ??= createWsClient({
-      url: webSocketUrl(options),
+    if (ws) return ws;
+    let url: string;
+    try {
+      url = webSocketUrl(options);
+    } catch (error) {
+      throw new ThreadstoreError(
+        'INVALID_OPTIONS',
+        `"${options.wsUrl ?? options.url}" is no WebSocket URL: pass an absolute url or wsUrl.`,
+        { cause: error },
+      );
+    }
+    if (!options.webSocketImpl && typeof globalThis.WebSocket === 'undefined')
+      throw new ThreadstoreError(
+        'INVALID_OPTIONS',
+        "This runtime has no WebSocket: pass webSocketImpl (e.g. the `ws` package's WebSocket) to createClient.",
+      );
+    ws = createWsClient({
+      url,
       webSocketImpl: options.webSocketImpl,
       lazy: true,
       retryAttempts: 0,
@@ -111,7 +132,11 @@ export function createLive(options: ClientOptions, http: Http): Live {
         return auth ? { authorization: auth } : {};
       },
       on: {
+        closed: () => {
+          acknowledged = false;
+        },
         connected: () => {
+          acknowledged = true;
           for (const listener of ackListeners) listener();
         },
       },
@@ -136,7 +161,16 @@ export function createLive(options: ClientOptions, http: Http): Live {
       wake?.();
       wake = null;
     };
-    const dispose = socket().subscribe<R>(
+    const client = socket();
+    // The marker goes first: on a socket acknowledged already, or once the new one is.
+    const onAck = () => {
+      ackListeners.delete(onAck);
+      queue.unshift({ acknowledged: true });
+      notify();
+    };
+    if (acknowledged) queue.push({ acknowledged: true });
+    else ackListeners.add(onAck);
+    const dispose = client.subscribe<R>(
       { query: print(document), variables: variables as Record<string, unknown> },
       {
         next: (value) => {
@@ -160,6 +194,7 @@ export function createLive(options: ClientOptions, http: Http): Live {
       finished = true;
       done = true;
       queue.length = 0;
+      ackListeners.delete(onAck);
       dispose();
       signal?.removeEventListener('abort', finish);
       open.delete(finish);
@@ -253,6 +288,7 @@ export function createLive(options: ClientOptions, http: Http): Live {
       o.onStatus?.({ state: 'subscribing', afterSeq: last });
       const stream = subscribe(FollowSubscription, { threadId, afterSeq: last }, signal);
       for await (const result of stream) {
+        if (result.acknowledged) continue;
         if (result.errors?.length) throw ThreadstoreError.fromGraphQLErrors(result.errors);
         const item = result.data?.threadItems;
         if (!item) continue;
@@ -266,11 +302,21 @@ export function createLive(options: ClientOptions, http: Http): Live {
   }
 
   function followThreads(o: FollowThreadsOptions = {}): AsyncIterable<ThreadListEvent> {
+    // Owed after a failure, yielded once a socket carries the subscription again (not after
+    // each failed attempt while the server is away).
+    let resync = false;
     return resilient<ThreadListEvent>(async function* (reconnect, progress) {
+      if (reconnect) resync = true;
       o.onStatus?.({ state: 'subscribing', afterSeq: null });
       const stream = subscribe(ThreadEventsSubscription, { agentId: o.agentId ?? null }, o.signal);
-      if (reconnect) yield { type: 'RESYNC', at: new Date().toISOString() };
       for await (const result of stream) {
+        if (result.acknowledged) {
+          if (resync) {
+            resync = false;
+            yield { type: 'RESYNC', at: new Date().toISOString(), threadId: null, thread: null };
+          }
+          continue;
+        }
         if (result.errors?.length) throw ThreadstoreError.fromGraphQLErrors(result.errors);
         const event = result.data?.threadEvents;
         if (!event) continue;

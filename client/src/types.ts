@@ -51,7 +51,9 @@ export type ThreadEvent = ClientThreadEventsSubscription['threadEvents'];
  * What followThreads yields: thread events, and RESYNC after each reconnect (events may have
  * been missed while disconnected: reload the list).
  */
-export type ThreadListEvent = ThreadEvent | { type: 'RESYNC'; at: string };
+export type ThreadListEvent =
+  | ThreadEvent
+  | { type: 'RESYNC'; at: string; threadId: null; thread: null };
 export type AppendResult = ClientAppendItemsMutation['appendItems'];
 export type AddCompactionResult = ClientAddCompactionMutation['addCompaction'];
 export type DeleteThreadResult = ClientDeleteThreadMutation['deleteThread'];

@@ -14,6 +14,8 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  mutation ClientTestCreateKey($name: String!) {\n    createApiKey(input: { name: $name, scopes: [\"threads:read\"] }) {\n      secret\n      apiKey {\n        id\n      }\n    }\n  }\n": typeof types.ClientTestCreateKeyDocument,
+    "\n  mutation ClientTestRevokeKey($id: ID!) {\n    revokeApiKey(input: { id: $id }) {\n      apiKey {\n        revokedAt\n      }\n    }\n  }\n": typeof types.ClientTestRevokeKeyDocument,
     "\n  query ErrorsThreadCount($n: Int) {\n    threads(first: $n) {\n      totalCount\n    }\n  }\n": typeof types.ErrorsThreadCountDocument,
     "\n  query ErrorsThreadCompactions($id: ID!) {\n    thread(id: $id) {\n      id\n      compactions {\n        id\n      }\n    }\n  }\n": typeof types.ErrorsThreadCompactionsDocument,
     "\n  mutation ErrorsPayloadTooLarge($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      replayed\n    }\n  }\n": typeof types.ErrorsPayloadTooLargeDocument,
@@ -47,6 +49,8 @@ type Documents = {
     "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n": typeof types.UiTestThreadDocument,
 };
 const documents: Documents = {
+    "\n  mutation ClientTestCreateKey($name: String!) {\n    createApiKey(input: { name: $name, scopes: [\"threads:read\"] }) {\n      secret\n      apiKey {\n        id\n      }\n    }\n  }\n": types.ClientTestCreateKeyDocument,
+    "\n  mutation ClientTestRevokeKey($id: ID!) {\n    revokeApiKey(input: { id: $id }) {\n      apiKey {\n        revokedAt\n      }\n    }\n  }\n": types.ClientTestRevokeKeyDocument,
     "\n  query ErrorsThreadCount($n: Int) {\n    threads(first: $n) {\n      totalCount\n    }\n  }\n": types.ErrorsThreadCountDocument,
     "\n  query ErrorsThreadCompactions($id: ID!) {\n    thread(id: $id) {\n      id\n      compactions {\n        id\n      }\n    }\n  }\n": types.ErrorsThreadCompactionsDocument,
     "\n  mutation ErrorsPayloadTooLarge($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      replayed\n    }\n  }\n": types.ErrorsPayloadTooLargeDocument,
@@ -94,6 +98,14 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ClientTestCreateKey($name: String!) {\n    createApiKey(input: { name: $name, scopes: [\"threads:read\"] }) {\n      secret\n      apiKey {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ClientTestCreateKey($name: String!) {\n    createApiKey(input: { name: $name, scopes: [\"threads:read\"] }) {\n      secret\n      apiKey {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ClientTestRevokeKey($id: ID!) {\n    revokeApiKey(input: { id: $id }) {\n      apiKey {\n        revokedAt\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ClientTestRevokeKey($id: ID!) {\n    revokeApiKey(input: { id: $id }) {\n      apiKey {\n        revokedAt\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
