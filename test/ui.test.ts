@@ -203,6 +203,16 @@ describe.skipIf(!existsSync(CHROMIUM))('thread browser (Chromium)', () => {
     expect(shown[0]).toBe(bigId);
     await page.locator('.live-live').first().waitFor({ timeout: WAIT });
     await shot(page, 'thread-list');
+
+    // An imported Claude Code session: its newest page, tool calls opened.
+    await page.locator('a.thread-link', { hasText: 'claude-code' }).click();
+    await page.locator('.items').waitFor({ timeout: WAIT });
+    await page.locator('.log .live-live').waitFor({ timeout: WAIT });
+    await page.evaluate(() => {
+      for (const d of document.querySelectorAll<HTMLDetailsElement>('details.tool')) d.open = true;
+      window.scrollTo(0, document.documentElement.scrollHeight);
+    });
+    await shot(page, 'imported-thread');
     await page.close();
   });
 
@@ -249,8 +259,7 @@ describe.skipIf(!existsSync(CHROMIUM))('thread browser (Chromium)', () => {
       {
         message: {
           role: 'user',
-          content:
-            'Where is my **refund** for order `1234`?\n\n<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">\n\n[click](javascript:window.pwned=3)',
+          content: 'Where is my **refund** for order `1234`?',
         },
       },
       { reasoning: { text: 'The user asks about a refund; look the order up.' } },
@@ -285,14 +294,33 @@ describe.skipIf(!existsSync(CHROMIUM))('thread browser (Chromium)', () => {
     await t.execute(
       `mutation { addCompaction(input: {threadId: "showcase", startSeq: 0, endSeq: 3, summary: "User asked about the refund; get_order says refunded (42.50)."}) { marker { seq } } }`,
     );
-    const page = await open('/ui/threads/showcase');
-    await page.locator('#item-12').waitFor({ timeout: WAIT });
+    // Markdown with raw HTML left out (shown as text) and a javascript: link neutralised.
+    const hostile = await createThread(t, { id: 'hostile-markdown', agentId: 'support-bot' });
+    await append(t, hostile, [
+      {
+        message: {
+          role: 'user',
+          content:
+            'A **bold** request\n\n<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">\n\n[click](javascript:window.pwned=3)',
+        },
+      },
+    ]);
+    const page = await open('/ui/threads/hostile-markdown');
+    const message = page.locator('#item-0');
+    await message.waitFor({ timeout: WAIT });
+    await expect(message.locator('.markdown strong').textContent()).resolves.toBe('bold');
+    expect(await message.locator('.markdown script, .markdown img').count()).toBe(0);
+    expect(await message.locator('.markdown a').getAttribute('href')).not.toMatch(/^javascript:/);
+    await message.locator('.markdown a').click();
+    expect(
+      await page.evaluate(() => (window as unknown as { pwned?: number }).pwned),
+    ).toBeUndefined();
 
-    // Markdown, with raw HTML left out and the javascript: link neutralised.
+    await page.goto(`${server.url}/ui/threads/showcase`);
+    await page.locator('#item-12').waitFor({ timeout: WAIT });
     const first = page.locator('#item-0');
     await expect(first.locator('.markdown strong').textContent()).resolves.toBe('refund');
-    expect(await first.locator('.markdown script, .markdown img').count()).toBe(0);
-    expect(await first.locator('.markdown a').getAttribute('href')).not.toMatch(/^javascript:/);
+    await expect(first.locator('.markdown code').textContent()).resolves.toBe('1234');
     // Reasoning collapsed; a tool call with its result in one block, collapsed, JSON inside.
     expect(
       await page.locator('#item-1 details').evaluate((d) => (d as HTMLDetailsElement).open),
@@ -310,6 +338,8 @@ describe.skipIf(!existsSync(CHROMIUM))('thread browser (Chromium)', () => {
     // Failures highlighted: the failed tool pair and the error item.
     expect(await page.locator('#item-4').getAttribute('class')).toContain('failed');
     expect(await page.locator('#item-6').getAttribute('class')).toContain('failed');
+    await page.locator('#item-4 summary').click();
+    await expect(page.locator('#item-5 pre').textContent()).resolves.toBe('SMTP timeout');
     await expect(page.locator('#item-6 .error-reason').textContent()).resolves.toBe(
       'The mail server did not answer.',
     );
@@ -326,10 +356,9 @@ describe.skipIf(!existsSync(CHROMIUM))('thread browser (Chromium)', () => {
     await expect(page.locator('#item-12 .markdown').textContent()).resolves.toContain(
       'get_order says refunded',
     );
-    expect(
-      await page.evaluate(() => (window as unknown as { pwned?: number }).pwned),
-    ).toBeUndefined();
     await shot(page, 'thread-view', true);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, 'thread-view-top');
 
     await page.getByRole('tab', { name: 'Context' }).click();
     const context = page.locator('.context-json');
@@ -415,6 +444,42 @@ describe.skipIf(!existsSync(CHROMIUM))('thread browser (Chromium)', () => {
     const after = await seqsShown(page);
     expect(after).toEqual(range(after[0]!, after.at(-1)!));
     expect(after.length).toBeLessThan(500);
+    await page.close();
+  });
+
+  it('searches by name, filters by agent, and pages in more threads as the list scrolls', async () => {
+    for (let n = 1; n <= 35; n++) {
+      await createThread(t, { id: `pager-${n}`, agentId: 'pager', name: `Pager ${n}` });
+    }
+    const page = await open('/ui/');
+    await page.locator('.thread').first().waitFor({ timeout: WAIT });
+    await page.getByLabel('Agent').fill('pager');
+    await page.getByText('35 threads').waitFor({ timeout: WAIT });
+    await page.waitForFunction(
+      () => document.querySelectorAll('.thread').length === 30,
+      undefined,
+      {
+        timeout: WAIT,
+      },
+    );
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForFunction(
+      () => document.querySelectorAll('.thread').length === 35,
+      undefined,
+      {
+        timeout: WAIT,
+      },
+    );
+    const ids = await page.$$eval('.thread', (rows) =>
+      rows.map((r) => (r as HTMLElement).dataset.threadId),
+    );
+    expect(new Set(ids).size).toBe(35);
+    expect(ids.every((id) => id?.startsWith('pager-'))).toBe(true);
+
+    await page.getByLabel('Search by name').fill('PAGER 1');
+    await page.getByText('11 threads').waitFor({ timeout: WAIT });
+    const names = await page.$$eval('.thread-name', (els) => els.map((e) => e.textContent));
+    expect(names.sort()).toEqual(['Pager 1', ...range(10, 19).map((n) => `Pager ${n}`)].sort());
     await page.close();
   });
 

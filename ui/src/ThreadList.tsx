@@ -185,7 +185,9 @@ export function ThreadList() {
   return (
     <section aria-labelledby="threads-title">
       <div className="heading">
-        <h1 id="threads-title">Threads</h1>
+        <h1 id="threads-title" tabIndex={-1}>
+          Threads
+        </h1>
         <span className={`live live-${live}`} aria-live="polite">
           {live === 'live' ? 'Live' : live === 'retrying' ? 'Reconnecting…' : 'Connecting…'}
         </span>
@@ -402,7 +404,9 @@ function ConfirmDelete({
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     dialog.current?.showModal();
-    return () => opener?.focus();
+    // Back where the person was; after a delete that row is gone: the list's heading then.
+    return () =>
+      opener?.isConnected ? opener.focus() : document.getElementById('threads-title')?.focus();
   }, []);
   return (
     <dialog ref={dialog} aria-labelledby={titleId} onCancel={onCancel} className="confirm">

@@ -132,7 +132,7 @@ export function ThreadView() {
             <dt>Tokens (loaded messages)</dt>
             <dd>
               {usage.messages
-                ? `${usage.input} in · ${usage.output} out (${usage.messages} messages)`
+                ? `${usage.input} in · ${usage.output} out (${usage.messages} message${usage.messages === 1 ? '' : 's'})`
                 : 'none reported'}
             </dd>
           </div>

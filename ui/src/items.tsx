@@ -46,12 +46,42 @@ export function pairTools(items: readonly Item[]): Row[] {
   return rows;
 }
 
+/**
+ * A JSON value, indented. A string is shown as its text (tool output is often a terminal's),
+ * or indented when it holds a JSON object or array.
+ */
 function Json({ value }: { value: unknown }) {
+  if (typeof value === 'string') {
+    const parsed = parseStructured(value);
+    if (parsed === undefined) {
+      return (
+        <pre className="json text">
+          <code>{value}</code>
+        </pre>
+      );
+    }
+    return (
+      <pre className="json">
+        <code>{prettyJson(parsed)}</code>
+      </pre>
+    );
+  }
   return (
     <pre className="json">
       <code>{prettyJson(value)}</code>
     </pre>
   );
+}
+
+/** The object or array a string holds as JSON, or undefined. */
+function parseStructured(text: string): unknown {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function Text({ text }: { text: string }) {
@@ -213,7 +243,7 @@ function Body({ row, targetSeq }: { row: Row; targetSeq: number | null }) {
     default:
       return (
         <>
-          <Head item={item} label={item.type} />
+          <Head item={item} label={item.type.replace(/_/g, ' ')} />
           <Json value={item.data} />
         </>
       );
