@@ -666,16 +666,20 @@ async function forwarder() {
   const port = await freePort();
   let target: number | null = null;
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   const server: Server = createServer((socket) => {
     if (target === null) return socket.destroy();
     const upstream = connect(target, '127.0.0.1');
     sockets.add(socket).add(upstream);
+    const pair: [Socket, Socket] = [socket, upstream];
+    pairs.add(pair);
     socket.pipe(upstream).pipe(socket);
     const close = () => {
       socket.destroy();
       upstream.destroy();
       sockets.delete(socket);
       sockets.delete(upstream);
+      pairs.delete(pair);
     };
     socket.on('error', close).on('close', close);
     upstream.on('error', close).on('close', close);
@@ -685,6 +689,16 @@ async function forwarder() {
     port,
     to(upstream: number | null) {
       target = upstream;
+    },
+    /** The open connections go silent both ways, with no FIN or RST (a dead NAT mapping). */
+    freeze() {
+      for (const [a, b] of pairs) {
+        a.unpipe(b);
+        b.unpipe(a);
+        a.pause();
+        b.pause();
+      }
+      pairs.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -785,5 +799,36 @@ describe('follow across a server restart (real server processes)', () => {
     expect(list.error).toBeUndefined();
     await second.stop();
     await proxy.close();
+  });
+
+  it('a connection gone silent (no close) is found by keep-alive pings and resumed', async () => {
+    const server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+    servers.push(server);
+    const proxy = await forwarder();
+    proxy.to(server.port);
+    const direct = createClient({ url: `${server.url}/graphql` });
+    const viaProxy = createClient({
+      url: `http://127.0.0.1:${proxy.port}/graphql`,
+      webSocketImpl: WebSocket,
+      keepAlive: { intervalMs: 100, timeoutMs: 300 },
+    });
+    const id = 'silent-1';
+    await direct.threads.create({ id, agentId: 'alpha' });
+    await direct.items.append(id, messages('s0'));
+    const statuses: FollowStatus['state'][] = [];
+    const follower = collect(
+      viaProxy.follow(id, { afterSeq: -1, onStatus: (s) => statuses.push(s.state) }),
+    );
+    await until(() => follower.got.length === 1, 'the stored item');
+    proxy.freeze();
+    await direct.items.append(id, messages('s1', 's2'));
+    await until(() => follower.got.length === 3, 'the items appended while the socket was silent');
+    expect(contents(follower.got)).toEqual(['s0', 's1', 's2']);
+    expect(statuses).toContain('retrying');
+    await viaProxy.close();
+    await follower.finished;
+    expect(follower.error).toBeUndefined();
+    await proxy.close();
+    await server.stop();
   });
 });

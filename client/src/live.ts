@@ -36,6 +36,13 @@ const FATAL = new Set([
 /** Refused credentials in a row (with no connection accepted between) before giving up. */
 const MAX_AUTH_FAILURES = 3;
 
+/** What the keep-alive needs of a WebSocket (browser's or ws's). */
+interface SocketLike {
+  readyState: number;
+  close(code?: number, reason?: string): void;
+  terminate?: () => void;
+}
+
 interface CloseEventLike {
   code: number;
   reason: string;
@@ -121,11 +128,17 @@ export function createLive(options: ClientOptions, http: Http): Live {
         'INVALID_OPTIONS',
         "This runtime has no WebSocket: pass webSocketImpl (e.g. the `ws` package's WebSocket) to createClient.",
       );
+    // A connection that died without a close (a laptop asleep, a NAT that forgot it) is found
+    // by a ping the server does not answer: the socket is dropped and followers reconnect.
+    const { intervalMs = 15_000, timeoutMs = 5_000 } = options.keepAlive || {};
+    let current: SocketLike | null = null;
+    let pongTimer: ReturnType<typeof setTimeout> | undefined;
     ws = createWsClient({
       url,
       webSocketImpl: options.webSocketImpl,
       lazy: true,
       retryAttempts: 0,
+      keepAlive: options.keepAlive === false ? 0 : intervalMs,
       // Called on every connection: a reconnect after 4403 gets getToken()'s new token.
       connectionParams: async () => {
         const auth = await authorization(options);
@@ -134,8 +147,25 @@ export function createLive(options: ClientOptions, http: Http): Live {
       on: {
         closed: () => {
           acknowledged = false;
+          current = null;
+          clearTimeout(pongTimer);
         },
-        connected: () => {
+        ping: (received) => {
+          if (received) return;
+          clearTimeout(pongTimer);
+          const socket = current;
+          pongTimer = setTimeout(() => {
+            if (socket?.readyState !== 1) return;
+            // ws (Node) can drop a socket at once; a browser's close() gives up on its own.
+            if (socket.terminate) socket.terminate();
+            else socket.close(4408, 'No pong in time');
+          }, timeoutMs);
+        },
+        pong: (received) => {
+          if (received) clearTimeout(pongTimer);
+        },
+        connected: (socket) => {
+          current = socket as SocketLike;
           acknowledged = true;
           for (const listener of ackListeners) listener();
         },

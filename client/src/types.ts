@@ -171,4 +171,9 @@ export interface ClientOptions {
   webSocketImpl?: unknown;
   /** Extra HTTP headers on every request. */
   headers?: Record<string, string>;
+  /**
+   * Pings on the WebSocket: one every intervalMs (default 15000); without a pong within
+   * timeoutMs (default 5000) the socket is dropped and followers reconnect. false: no pings.
+   */
+  keepAlive?: { intervalMs?: number; timeoutMs?: number } | false;
 }
