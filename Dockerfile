@@ -22,7 +22,10 @@ RUN npm ci --no-audit --no-fund
 COPY prisma prisma
 COPY tsconfig.json tsconfig.build.json ./
 COPY src src
-COPY scripts/build.mjs scripts/
+# The thread browser (ui/, on the client in client/src) is built into ui/dist by npm run build.
+COPY client/src client/src
+COPY ui ui
+COPY scripts/build.mjs scripts/build-ui.mjs scripts/
 # The commit shown by /healthz (the build context has no .git): --build-arg COMMIT=$(git rev-parse HEAD)
 ARG COMMIT=""
 # dist/ holds the compiled clients, so the pruned node_modules needs no generate step; the
@@ -30,7 +33,8 @@ ARG COMMIT=""
 RUN COMMIT="$COMMIT" npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
-# ---- runtime: dist/, production node_modules, prisma/ (migrations are applied at start)
+# ---- runtime: dist/, ui/dist/ (the thread browser at /ui), production node_modules, prisma/
+# (migrations are applied at start)
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
@@ -41,6 +45,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
+COPY --from=build /app/ui/dist ui/dist
 COPY --from=build /app/prisma prisma
 RUN mkdir -p /data && chown node:node /data
 USER node

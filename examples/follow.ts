@@ -1,16 +1,15 @@
 /**
  * Follows a thread live in a terminal: prints every item as it arrives and, when the
  * connection drops (a server restart, a network blip), reconnects and resumes after the last
- * seq it printed, so nothing is missed or printed twice.
+ * seq it printed, so nothing is missed or printed twice. The resuming is @threadstore/client's
+ * follow() (client/): this file only prints.
  *
  * Usage: npx tsx examples/follow.ts <threadId> [--from <seq>] [--url ws://localhost:4000/graphql]
  *   --from -1 replays the whole thread first; without --from only new items are shown.
+ *   THREADSTORE_TOKEN (an API key or JWT) is sent when set.
  */
-import { print } from 'graphql';
-import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { graphql } from './generated/gql.js';
-import type { FollowSubscription, FollowSubscriptionVariables } from './generated/graphql.js';
+import { createClient, type Item, isThreadstoreError } from '../client/src/index.js';
 
 const args = process.argv.slice(2);
 const threadId = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
@@ -24,56 +23,18 @@ if (!threadId) {
   );
   process.exit(2);
 }
-const url = option('url') ?? 'ws://localhost:4000/graphql';
-let lastSeq: number | null = option('from') !== undefined ? Number(option('from')) : null;
+const wsUrl = option('url') ?? 'ws://localhost:4000/graphql';
+const afterSeq = option('from') !== undefined ? Number(option('from')) : null;
 
-// No automatic retry inside the client: it would resubscribe with the variables of the first
-// subscribe. We reconnect ourselves, each time with the last seq printed.
 const client = createClient({
-  url,
+  // Queries go over HTTP to the same endpoint.
+  url: wsUrl.replace(/^ws/, 'http'),
+  wsUrl,
+  token: process.env.THREADSTORE_TOKEN || undefined,
   webSocketImpl: WebSocket,
-  retryAttempts: 0,
-  on: {
-    connected: () => console.error(`[connected to ${url}; resuming after seq ${lastSeq ?? 'now'}]`),
-  },
 });
 
-// The operation, typed by `npm run codegen` (examples/generated/): the result is a union of
-// item types told apart by __typename.
-const FOLLOW = graphql(`
-  subscription Follow($threadId: ID!, $afterSeq: Int) {
-    threadItems(threadId: $threadId, afterSeq: $afterSeq) {
-      __typename
-      ... on ConversationItem {
-        seq
-        type
-      }
-      ... on MessageItem {
-        role
-        content
-      }
-      ... on ToolCallItem {
-        name
-        arguments
-      }
-      ... on ToolResultItem {
-        output
-      }
-      ... on ReasoningItem {
-        text
-      }
-      ... on TerminalItem {
-        text
-      }
-      ... on CompactionItem {
-        summary
-      }
-    }
-  }
-`);
-
-type Item = FollowSubscription['threadItems'];
-
+/** One line for an item; the item types are a union told apart by __typename. */
 function show(item: Item): string {
   switch (item.__typename) {
     case 'MessageItem':
@@ -92,32 +53,22 @@ function show(item: Item): string {
   }
 }
 
-// Each (re)subscription passes the last seq printed: the server replays what came after it.
-for (let failures = 0; ; ) {
-  try {
-    const variables: FollowSubscriptionVariables = { threadId, afterSeq: lastSeq };
-    for await (const result of client.iterate<FollowSubscription>({
-      query: print(FOLLOW),
-      variables,
-    })) {
-      if (result.errors) throw new Error(result.errors.map((e) => e.message).join('; '));
-      const item = result.data!.threadItems;
-      console.log(`${String(item.seq).padStart(5)}  ${show(item).slice(0, 200)}`);
-      lastSeq = item.seq;
-      failures = 0;
-    }
-    console.error('[the thread was deleted]');
-    break;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : JSON.stringify(error);
-    if (/does not exist/.test(message)) {
-      console.error(message);
-      process.exit(1);
-    }
-    // Back off up to 5 s while the server is away.
-    const wait = Math.min(5_000, 250 * 2 ** failures++);
-    console.error(`[connection lost; reconnecting in ${wait} ms]`);
-    await new Promise((r) => setTimeout(r, wait));
+try {
+  for await (const item of client.follow(threadId, {
+    afterSeq,
+    onStatus: (status) => {
+      if (status.state === 'subscribing')
+        console.error(`[connecting to ${wsUrl}; resuming after seq ${status.afterSeq}]`);
+      if (status.state === 'retrying')
+        console.error(`[connection lost; reconnecting in ${status.delayMs} ms]`);
+    },
+  })) {
+    console.log(`${String(item.seq).padStart(5)}  ${show(item).slice(0, 200)}`);
   }
+  console.error('[the thread was deleted]');
+} catch (error) {
+  console.error(isThreadstoreError(error) ? `${error.code}: ${error.message}` : error);
+  process.exitCode = 1;
+} finally {
+  await client.close();
 }
-await client.dispose();

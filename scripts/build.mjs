@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm run build: compiles src/ (with the generated Prisma clients) into a fresh dist/, then
+// npm run build: compiles src/ (with the generated Prisma clients) into a fresh dist/, builds the
+// thread browser into ui/dist/ (scripts/build-ui.mjs; src/server/ui-route.ts serves it), then
 // records the commit in dist/COMMIT for /healthz and the start-up line (a container has no git):
 // the COMMIT environment variable when set (docker build --build-arg COMMIT=...), else
 // `git rev-parse HEAD`, else nothing (the server then says "unknown").
@@ -17,6 +18,8 @@ const tsc = spawnSync(
   },
 );
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+const ui = spawnSync(process.execPath, ['scripts/build-ui.mjs'], { stdio: 'inherit' });
+if (ui.status !== 0) process.exit(ui.status ?? 1);
 
 let commit = process.env.COMMIT ?? '';
 if (!commit) {

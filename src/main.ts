@@ -65,7 +65,7 @@ logger.info(
     redis: env.REDIS_URL && redact(env.REDIS_URL),
     auth: env.AUTH,
   },
-  `threadstore ${version} (${commit.slice(0, 12)}) on http://${shown}:${port}/graphql (${env.GRAPHIQL ? 'GraphiQL in a browser' : 'GraphiQL off'}), database ${database}, ${authModes[env.AUTH]}`,
+  `threadstore ${version} (${commit.slice(0, 12)}) on http://${shown}:${port}/graphql (${env.GRAPHIQL ? 'GraphiQL in a browser' : 'GraphiQL off'}; thread browser at /ui), database ${database}, ${authModes[env.AUTH]}`,
 );
 
 let stopping = false;

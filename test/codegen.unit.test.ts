@@ -1,6 +1,7 @@
 /**
- * The committed output of GraphQL Code Generator (codegen.yml: test/generated/ and
- * examples/generated/) is what the current schema.graphql and documents generate. It runs
+ * The committed output of GraphQL Code Generator (codegen.yml: test/generated/,
+ * examples/generated/, client/src/generated/ and ui/src/generated/) is what the current
+ * schema.graphql and documents generate, for every target codegen.yml lists. It runs
  * codegen in memory (nothing written) and compares file by file; schema.test.ts checks that
  * schema.graphql itself is current.
  */
@@ -11,7 +12,7 @@ import { expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
 
-it('test/generated and examples/generated are current (run npm run codegen)', async () => {
+it('every generated folder of codegen.yml is current (run npm run codegen)', async () => {
   const { config } = await loadCodegenConfig({ configFilePath: join(root, 'codegen.yml') });
   // generate()'s declared result is loose (it also serves watch mode): these are FileOutputs.
   const outputs: { filename: string; content: string }[] = await generate(
@@ -19,7 +20,23 @@ it('test/generated and examples/generated are current (run npm run codegen)', as
     false,
   );
   const generated = new Map(outputs.map((o) => [o.filename, o.content]));
-  expect(generated.size).toBeGreaterThan(0);
+  // Every target writes its files (also one whose documents glob matches nothing yet).
+  const targets = Object.keys(config.generates).map((t) => t.replace(/\/$/, ''));
+  expect(targets).toEqual(
+    expect.arrayContaining([
+      'test/generated',
+      'examples/generated',
+      'client/src/generated',
+      'ui/src/generated',
+    ]),
+  );
+  for (const target of targets)
+    expect(
+      [...generated.keys()].filter((f) => dirname(f) === target),
+      `${target}: codegen wrote nothing`,
+    ).toEqual(
+      expect.arrayContaining([`${target}/gql.ts`, `${target}/graphql.ts`, `${target}/index.ts`]),
+    );
 
   // Every file codegen writes is committed as it would write it...
   for (const [filename, content] of generated) {

@@ -372,7 +372,12 @@ builder.objectFields(ThreadRef, (t) => ({
     nullable: true,
     description: 'The newest stored item, for list previews.',
     load: (threads: ThreadRecord[], ctx) => lastItems(ctx, threads),
-    loaderOptions: { cacheKeyFn: (thread: ThreadRecord) => thread.id },
+    // Keyed by the thread's state too: a subscription (threadEvents) keeps one context, and
+    // so one loader cache, for all its events; by id alone, every event after the first would
+    // show the first event's lastItem.
+    loaderOptions: {
+      cacheKeyFn: (thread: ThreadRecord) => `${thread.id}:${thread.nextSeq}:${thread.itemCount}`,
+    },
     resolve: (thread) => thread,
   }),
 }));

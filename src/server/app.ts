@@ -3,7 +3,8 @@
  * (yoga.ts) behind the request limits (limits.ts) and the per-tenant rate limit
  * (rate-limit.ts), browser safety (browser.ts: Host, CSRF, CORS, introspection), the audit log
  * (audit.ts), /healthz and /readyz (health.ts), /metrics (metrics.ts), graphql-ws
- * (graphql-ws.ts), the background jobs (jobs.ts) and the request log (logging.ts).
+ * (graphql-ws.ts), the background jobs (jobs.ts), the request log (logging.ts) and the thread
+ * browser at /ui (ui-route.ts).
  * start(port) listens; stop() drains and closes everything.
  */
 import {
@@ -51,6 +52,7 @@ import { createMetrics } from './metrics.js';
 import { createRateLimiter, type RateLimiter, rateLimitPlugin } from './rate-limit.js';
 import { streamCredentialsPlugin } from './stream-credentials.js';
 import { transcriptDroppedPlugin } from './transcript-dropped.js';
+import { uiRoute } from './ui-route.js';
 import { createThreadstoreYoga, type ThreadstoreYoga, type YogaOptions } from './yoga.js';
 
 export interface App {
@@ -75,6 +77,8 @@ export interface BuildOptions {
   eventTarget?: BusEventTarget;
   /** Apply committed migrations before serving (default true). */
   migrate?: boolean;
+  /** The built thread browser served at /ui (default ui/dist: ui-route.ts). */
+  uiRoot?: string;
 }
 
 /** A listen error as a person starting the server can fix it. */
@@ -219,8 +223,8 @@ function receiveTimeouts(env: Env): ServerOptions {
 }
 
 /**
- * The HTTP server: the Host guard (AUTH=optional), /healthz and /readyz, then yoga within the
- * body limit; one log line per request.
+ * The HTTP server: the Host guard (AUTH=optional), /healthz and /readyz, the export route,
+ * the thread browser's files (/ui), then yoga within the body limit; one log line per request.
  */
 function httpServer(
   env: Env,
@@ -230,6 +234,7 @@ function httpServer(
     health: ReturnType<typeof healthHandler>;
     yoga: ThreadstoreYoga;
     exports: ReturnType<typeof exportRoute>;
+    ui: ReturnType<typeof uiRoute>;
   },
 ): Server {
   const { logger, health } = deps;
@@ -239,6 +244,7 @@ function httpServer(
     if (refuseForeignHost(env.AUTH, deps.audit, req, res)) return;
     if (await health((req.url ?? '/').split('?')[0] ?? '/', res)) return;
     if (await deps.exports(req, res)) return;
+    if (await deps.ui(req, res)) return;
     await toYoga(req, res);
   };
   return createServer(
@@ -373,7 +379,14 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     redisStatus: redis ? () => redis.status() : undefined,
   });
   const exports = exportRoute({ authenticator, base: { db, events, limits }, audit, logger });
-  const server = httpServer(env, { logger, audit, health, yoga, exports });
+  const server = httpServer(env, {
+    logger,
+    audit,
+    health,
+    yoga,
+    exports,
+    ui: uiRoute(options.uiRoot),
+  });
   const ws = attachGraphqlWs(server, { yoga, authenticator, audit, logger, ...wsLimits(env) });
   const jobs = startJobs(db, env.IDEMPOTENCY_KEY_TTL_HOURS, logger);
 

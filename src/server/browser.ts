@@ -7,8 +7,9 @@
  *   text/plain) runs only with a header no plain page can set: Authorization, or
  *   `x-graphql-yoga-csrf` (yoga's CSRF-prevention plugin, both headers accepted).
  * - DNS rebinding: while AUTH=optional, only loopback Host names are served (localhost,
- *   127.0.0.1, [::1], any port), and WebSocket upgrades must come without an Origin or from a
- *   listed one (no cross-site WebSocket hijacking). AUTH=none checks neither.
+ *   127.0.0.1, [::1], any port), and WebSocket upgrades must come without an Origin, from a
+ *   listed one, or from this server's own origin (the thread browser at /ui); no cross-site
+ *   WebSocket hijacking. AUTH=none checks neither.
  * - INTROSPECTION=false refuses `__schema` and `__type` as a validation error.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -106,6 +107,14 @@ export function foreignHostProblem(mode: AuthMode, host: string | null | undefin
 }
 
 /**
+ * True when `origin` is this server's own origin as the request reached it (http:// and the
+ * Host header, port included): a page this server served, such as the thread browser.
+ */
+export function isSameOrigin(origin: string, host: string | undefined): boolean {
+  return host !== undefined && origin.toLowerCase() === `http://${host.toLowerCase()}`;
+}
+
+/**
  * Why a WebSocket upgrade is refused (a foreign Host, or while AUTH=optional an Origin that
  * is not listed in CORS_ORIGINS), or null when it is accepted.
  */
@@ -118,6 +127,8 @@ export function upgradeProblem(
   if (host) return host;
   const origin = req.headers.origin;
   if (mode !== 'optional' || origin === undefined || origins.includes(origin)) return null;
+  // This server's own pages (the thread browser at /ui): the Host is a loopback name here.
+  if (isSameOrigin(origin, req.headers.host)) return null;
   return `WebSocket connections from the web page ${quote(origin, 64)} are refused while AUTH=optional: list its origin in CORS_ORIGINS, or set AUTH=required.`;
 }
 

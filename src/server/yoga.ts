@@ -1,9 +1,8 @@
 /**
- * The yoga instance: the schema, GraphiQL (served from the package, not a CDN; GRAPHIQL=false
- * turns it off; its headers tab sends a token), CORS (browser.ts), the bridge from yoga's
+ * The yoga instance: the schema, GraphiQL (graphiql.ts: served from the package, not a CDN,
+ * with an example query, compressed; GRAPHIQL=false turns it off; its headers tab sends a token), CORS (browser.ts), the bridge from yoga's
  * logger to pino, error masking, and the plugins the app composes in.
  */
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import {
   createYoga,
@@ -17,6 +16,7 @@ import { type DependencyFailure, dependencyFailure, unavailableError } from '../
 import { ThreadstoreError } from '../errors.js';
 import { schema } from '../schema/index.js';
 import type { InitialContext } from './auth.js';
+import { compressedGraphiQL, graphiqlOptions, renderGraphiQLPage } from './graphiql.js';
 import { createMaskError } from './mask-error.js';
 
 export type ThreadstoreYoga = YogaServerInstance<Record<string, unknown>, ServiceContext>;
@@ -128,14 +128,15 @@ export function createThreadstoreYoga({
   return createYoga<Record<string, unknown>, ServiceContext>({
     schema,
     graphqlEndpoint: '/graphql',
-    // GraphiQL served from the package itself, not a CDN: works on machines without internet.
-    graphiql: graphiql ? { title: 'threadstore' } : false,
+    // GraphiQL served from the package itself, not a CDN: works on machines without internet;
+    // it opens on an example query (graphiql.ts) and is sent compressed.
+    graphiql: graphiql ? graphiqlOptions : false,
     cors,
-    renderGraphiQL,
+    renderGraphiQL: renderGraphiQLPage,
     landingPage: false,
     logging: loggingBridge(logger),
     maskedErrors: { maskError: createMaskError(logger, classify) },
-    plugins: [...plugins, streamErrorsAsResults()],
+    plugins: [...plugins, streamErrorsAsResults(), ...(graphiql ? [compressedGraphiQL()] : [])],
     context,
   });
 }

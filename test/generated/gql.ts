@@ -14,6 +14,8 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  mutation ClientTestCreateKey($name: String!) {\n    createApiKey(input: { name: $name, scopes: [\"threads:read\"] }) {\n      secret\n      apiKey {\n        id\n      }\n    }\n  }\n": typeof types.ClientTestCreateKeyDocument,
+    "\n  mutation ClientTestRevokeKey($id: ID!) {\n    revokeApiKey(input: { id: $id }) {\n      apiKey {\n        revokedAt\n      }\n    }\n  }\n": typeof types.ClientTestRevokeKeyDocument,
     "\n  query ErrorsThreadCount($n: Int) {\n    threads(first: $n) {\n      totalCount\n    }\n  }\n": typeof types.ErrorsThreadCountDocument,
     "\n  query ErrorsThreadCompactions($id: ID!) {\n    thread(id: $id) {\n      id\n      compactions {\n        id\n      }\n    }\n  }\n": typeof types.ErrorsThreadCompactionsDocument,
     "\n  mutation ErrorsPayloadTooLarge($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      replayed\n    }\n  }\n": typeof types.ErrorsPayloadTooLargeDocument,
@@ -43,8 +45,12 @@ type Documents = {
     "\n  mutation TombstoneClear($id: ID!) {\n    clearCompactions(input: { threadId: $id }) {\n      compactionsDeleted\n    }\n  }\n": typeof types.TombstoneClearDocument,
     "\n  mutation TombstoneUpdate($id: ID!) {\n    updateThread(input: { id: $id, name: \"back?\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.TombstoneUpdateDocument,
     "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n": typeof types.TombstoneLookDocument,
+    "\n  mutation UiTestAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": typeof types.UiTestAppendDocument,
+    "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n": typeof types.UiTestThreadDocument,
 };
 const documents: Documents = {
+    "\n  mutation ClientTestCreateKey($name: String!) {\n    createApiKey(input: { name: $name, scopes: [\"threads:read\"] }) {\n      secret\n      apiKey {\n        id\n      }\n    }\n  }\n": types.ClientTestCreateKeyDocument,
+    "\n  mutation ClientTestRevokeKey($id: ID!) {\n    revokeApiKey(input: { id: $id }) {\n      apiKey {\n        revokedAt\n      }\n    }\n  }\n": types.ClientTestRevokeKeyDocument,
     "\n  query ErrorsThreadCount($n: Int) {\n    threads(first: $n) {\n      totalCount\n    }\n  }\n": types.ErrorsThreadCountDocument,
     "\n  query ErrorsThreadCompactions($id: ID!) {\n    thread(id: $id) {\n      id\n      compactions {\n        id\n      }\n    }\n  }\n": types.ErrorsThreadCompactionsDocument,
     "\n  mutation ErrorsPayloadTooLarge($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      replayed\n    }\n  }\n": types.ErrorsPayloadTooLargeDocument,
@@ -74,6 +80,8 @@ const documents: Documents = {
     "\n  mutation TombstoneClear($id: ID!) {\n    clearCompactions(input: { threadId: $id }) {\n      compactionsDeleted\n    }\n  }\n": types.TombstoneClearDocument,
     "\n  mutation TombstoneUpdate($id: ID!) {\n    updateThread(input: { id: $id, name: \"back?\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.TombstoneUpdateDocument,
     "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n": types.TombstoneLookDocument,
+    "\n  mutation UiTestAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": types.UiTestAppendDocument,
+    "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n": types.UiTestThreadDocument,
 };
 
 /**
@@ -90,6 +98,14 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ClientTestCreateKey($name: String!) {\n    createApiKey(input: { name: $name, scopes: [\"threads:read\"] }) {\n      secret\n      apiKey {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ClientTestCreateKey($name: String!) {\n    createApiKey(input: { name: $name, scopes: [\"threads:read\"] }) {\n      secret\n      apiKey {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ClientTestRevokeKey($id: ID!) {\n    revokeApiKey(input: { id: $id }) {\n      apiKey {\n        revokedAt\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ClientTestRevokeKey($id: ID!) {\n    revokeApiKey(input: { id: $id }) {\n      apiKey {\n        revokedAt\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -206,6 +222,14 @@ export function graphql(source: "\n  mutation TombstoneUpdate($id: ID!) {\n    u
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n"): (typeof documents)["\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UiTestAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UiTestAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n"): (typeof documents)["\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

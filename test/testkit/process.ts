@@ -64,6 +64,8 @@ export interface SpawnOptions {
   outputLimit?: number;
   /** Sees the child as soon as it is spawned (the bench kills its children when it exits). */
   onSpawn?: (child: ChildProcess) => void;
+  /** Listen on this port (a restart on the port a browser page uses); default a free one. */
+  port?: number;
 }
 
 /**
@@ -77,7 +79,7 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
     timeoutMs = 30_000,
     outputLimit = Number.POSITIVE_INFINITY,
   } = options;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   let out = '';
   const child = spawn(process.execPath, options.nodeArgs, {
     cwd: root,

@@ -1,0 +1,429 @@
+/**
+ * The thread list: newest activity first, searched by name, filtered by agent and archived,
+ * paged by cursor as the list scrolls, and live (followThreads): a thread created or appended
+ * to elsewhere moves to the top without a reload, a deleted one leaves. Rename, archive and
+ * delete (after a confirmation dialog) on each row. Arrow keys move between threads.
+ */
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
+import { Link } from 'react-router';
+import type { Thread, ThreadFilter } from '../../client/src/index.js';
+import { itemPreview, shortTime } from './format.js';
+import { describeError, useClient, useSession } from './session.js';
+import { useSentinel } from './useSentinel.js';
+
+const PAGE = 30;
+
+interface Filters {
+  name: string;
+  agent: string;
+  archived: boolean;
+}
+
+function toFilter(f: Filters): ThreadFilter {
+  return {
+    nameContains: f.name.trim() || null,
+    agentId: f.agent.trim() || null,
+    includeArchived: f.archived,
+  };
+}
+
+/** Whether a thread from a live event belongs in the list the filters show. */
+function matches(thread: Thread, f: Filters): boolean {
+  if (!f.archived && thread.archived) return false;
+  if (f.agent.trim() && thread.agentId !== f.agent.trim()) return false;
+  const name = f.name.trim().toLocaleLowerCase();
+  return !name || (thread.name ?? '').toLocaleLowerCase().includes(name);
+}
+
+/** The filters as typed, settled for 250 ms before they are searched. */
+function useSettled<T>(value: T, ms = 250): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+export function ThreadList() {
+  const client = useClient();
+  const { onError } = useSession();
+  const [filters, setFilters] = useState<Filters>({ name: '', agent: '', archived: false });
+  const settled = useSettled(filters);
+  const [threads, setThreads] = useState<Thread[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [more, setMore] = useState(false);
+  const [total, setTotal] = useState<number | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [live, setLive] = useState('connecting');
+  const [deleting, setDeleting] = useState<Thread | null>(null);
+  const [reload, setReload] = useState(0);
+  const generation = useRef(0);
+  const ids = useId();
+
+  const fail = useCallback(
+    (error: unknown) => {
+      onError(error);
+      setProblem(describeError(error));
+    },
+    [onError],
+  );
+
+  // The first page, again whenever the filters change (or a resync asks for it).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reload is a trigger
+  useEffect(() => {
+    const mine = ++generation.current;
+    setLoading(true);
+    setProblem(null);
+    client.threads.list({ first: PAGE, filter: toFilter(settled) }).then(
+      (page) => {
+        if (mine !== generation.current) return;
+        setThreads(page.nodes);
+        setCursor(page.pageInfo.endCursor);
+        setMore(page.pageInfo.hasNextPage);
+        setTotal(page.totalCount);
+        setLoading(false);
+      },
+      (error) => {
+        if (mine !== generation.current) return;
+        setLoading(false);
+        fail(error);
+      },
+    );
+  }, [client, settled, fail, reload]);
+
+  const loadMore = useCallback(() => {
+    if (loading || !more || !cursor) return;
+    const mine = generation.current;
+    setLoading(true);
+    client.threads.list({ first: PAGE, after: cursor, filter: toFilter(settled) }).then(
+      (page) => {
+        if (mine !== generation.current) return;
+        setThreads((old) => {
+          const seen = new Set(old.map((t) => t.id));
+          return [...old, ...page.nodes.filter((t) => !seen.has(t.id))];
+        });
+        setCursor(page.pageInfo.endCursor);
+        setMore(page.pageInfo.hasNextPage);
+        setLoading(false);
+      },
+      (error) => {
+        setLoading(false);
+        fail(error);
+      },
+    );
+  }, [client, cursor, more, loading, settled, fail]);
+
+  const sentinel = useSentinel(loadMore, more && !loading);
+
+  // Live: events of the agent filtered on (or of all), applied to the loaded list.
+  useEffect(() => {
+    const abort = new AbortController();
+    const agentId = settled.agent.trim() || null;
+    (async () => {
+      try {
+        for await (const event of client.followThreads({
+          agentId,
+          signal: abort.signal,
+          onStatus: (s) => setLive(s.state),
+        })) {
+          if (event.type === 'RESYNC') {
+            setReload((n) => n + 1);
+            continue;
+          }
+          const { threadId, thread } = event;
+          setThreads((old) => {
+            const rest = old.filter((t) => t.id !== threadId);
+            if (event.type === 'DELETED' || !thread || !matches(thread, settled)) return rest;
+            return [thread, ...rest];
+          });
+          if (event.type === 'CREATED') setTotal((n) => (n === null ? n : n + 1));
+          if (event.type === 'DELETED') setTotal((n) => (n === null ? n : Math.max(0, n - 1)));
+        }
+      } catch (error) {
+        if (!abort.signal.aborted) fail(error);
+      }
+    })();
+    return () => abort.abort();
+  }, [client, settled, fail]);
+
+  function replace(thread: Thread) {
+    setThreads((old) =>
+      matches(thread, settled)
+        ? old.map((t) => (t.id === thread.id ? thread : t))
+        : old.filter((t) => t.id !== thread.id),
+    );
+  }
+
+  async function toggleArchived(thread: Thread) {
+    try {
+      replace(await client.threads.update({ id: thread.id, archived: !thread.archived }));
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  async function confirmDelete(thread: Thread) {
+    try {
+      await client.threads.delete(thread.id);
+      setThreads((old) => old.filter((t) => t.id !== thread.id));
+      setDeleting(null);
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  return (
+    <section aria-labelledby="threads-title">
+      <div className="heading">
+        <h1 id="threads-title" tabIndex={-1}>
+          Threads
+        </h1>
+        <span className={`live live-${live}`} aria-live="polite">
+          {live === 'live' ? 'Live' : live === 'retrying' ? 'Reconnecting…' : 'Connecting…'}
+        </span>
+      </div>
+      <search>
+        <form className="filters" onSubmit={(e: FormEvent) => e.preventDefault()}>
+          <div className="field">
+            <label htmlFor={`${ids}-name`}>Search by name</label>
+            <input
+              id={`${ids}-name`}
+              type="search"
+              value={filters.name}
+              onChange={(e) => setFilters({ ...filters, name: e.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${ids}-agent`}>Agent</label>
+            <input
+              id={`${ids}-agent`}
+              type="text"
+              list={`${ids}-agents`}
+              placeholder="any"
+              value={filters.agent}
+              onChange={(e) => setFilters({ ...filters, agent: e.target.value })}
+            />
+            <datalist id={`${ids}-agents`}>
+              {[...new Set(threads.map((t) => t.agentId))].map((agent) => (
+                <option key={agent} value={agent} />
+              ))}
+            </datalist>
+          </div>
+          <div className="field check">
+            <input
+              id={`${ids}-archived`}
+              type="checkbox"
+              checked={filters.archived}
+              onChange={(e) => setFilters({ ...filters, archived: e.target.checked })}
+            />
+            <label htmlFor={`${ids}-archived`}>Show archived</label>
+          </div>
+        </form>
+      </search>
+      {problem && (
+        <p role="alert" className="problem">
+          {problem}
+        </p>
+      )}
+      <p className="count" aria-live="polite">
+        {total === null ? 'Loading…' : `${total} thread${total === 1 ? '' : 's'}`}
+      </p>
+      <ThreadRows
+        threads={threads}
+        onRenamed={replace}
+        onArchive={toggleArchived}
+        onDelete={setDeleting}
+        onError={fail}
+      />
+      <div ref={sentinel} className="more">
+        {more && (
+          <button type="button" onClick={loadMore} disabled={loading}>
+            {loading ? 'Loading…' : 'Load more threads'}
+          </button>
+        )}
+      </div>
+      {deleting && (
+        <ConfirmDelete
+          thread={deleting}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => confirmDelete(deleting)}
+        />
+      )}
+    </section>
+  );
+}
+
+/** Up and down arrows move between the threads' links. */
+function moveFocus(event: KeyboardEvent<HTMLElement>) {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+  const links = [...event.currentTarget.querySelectorAll<HTMLElement>('a.thread-link')];
+  const at = links.indexOf(document.activeElement as HTMLElement);
+  if (at < 0) return;
+  const next = links[event.key === 'ArrowDown' ? at + 1 : at - 1];
+  if (next) {
+    event.preventDefault();
+    next.focus();
+  }
+}
+
+function ThreadRows(props: {
+  threads: Thread[];
+  onRenamed: (t: Thread) => void;
+  onArchive: (t: Thread) => void;
+  onDelete: (t: Thread) => void;
+  onError: (e: unknown) => void;
+}) {
+  if (props.threads.length === 0) return <p className="empty">No threads match.</p>;
+  return (
+    <ul className="threads" aria-label="Threads" onKeyDown={moveFocus}>
+      {props.threads.map((thread) => (
+        <ThreadRow key={thread.id} thread={thread} {...props} />
+      ))}
+    </ul>
+  );
+}
+
+function ThreadRow({
+  thread,
+  onRenamed,
+  onArchive,
+  onDelete,
+  onError,
+}: {
+  thread: Thread;
+  onRenamed: (t: Thread) => void;
+  onArchive: (t: Thread) => void;
+  onDelete: (t: Thread) => void;
+  onError: (e: unknown) => void;
+}) {
+  const client = useClient();
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(thread.name ?? '');
+  const inputId = useId();
+  const title = thread.name || thread.id;
+
+  async function rename(event: FormEvent) {
+    event.preventDefault();
+    try {
+      onRenamed(await client.threads.update({ id: thread.id, name: name.trim() || null }));
+      setRenaming(false);
+    } catch (error) {
+      onError(error);
+    }
+  }
+
+  return (
+    <li className={thread.archived ? 'thread archived' : 'thread'} data-thread-id={thread.id}>
+      {renaming ? (
+        <form className="rename" onSubmit={rename}>
+          <label htmlFor={inputId}>New name for {thread.id}</label>
+          <input
+            id={inputId}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') setRenaming(false);
+            }}
+            // biome-ignore lint/a11y/noAutofocus: the field the person just asked for
+            autoFocus
+          />
+          <button type="submit">Save</button>
+          <button type="button" onClick={() => setRenaming(false)}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <Link className="thread-link" to={`/threads/${encodeURIComponent(thread.id)}`}>
+          <span className="thread-name">{title}</span>
+          {thread.archived && <span className="badge">archived</span>}
+        </Link>
+      )}
+      <p className="meta">
+        <span>{thread.agentId}</span>
+        <span>
+          {thread.itemCount} item{thread.itemCount === 1 ? '' : 's'}
+        </span>
+        <time dateTime={thread.updatedAt}>{shortTime(thread.updatedAt)}</time>
+      </p>
+      {thread.lastItem && <p className="preview">{itemPreview(thread.lastItem)}</p>}
+      {!renaming && (
+        <div className="actions">
+          <button
+            type="button"
+            onClick={() => {
+              setName(thread.name ?? '');
+              setRenaming(true);
+            }}
+            aria-label={`Rename ${title}`}
+          >
+            Rename
+          </button>
+          <button
+            type="button"
+            onClick={() => onArchive(thread)}
+            aria-label={`${thread.archived ? 'Unarchive' : 'Archive'} ${title}`}
+          >
+            {thread.archived ? 'Unarchive' : 'Archive'}
+          </button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => onDelete(thread)}
+            aria-label={`Delete ${title}`}
+          >
+            Delete
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** A modal dialog (focus kept inside, Escape cancels) before a thread is deleted. */
+function ConfirmDelete({
+  thread,
+  onCancel,
+  onConfirm,
+}: {
+  thread: Thread;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    dialog.current?.showModal();
+    // Back where the person was; after a delete that row is gone: the list's heading then.
+    return () =>
+      opener?.isConnected ? opener.focus() : document.getElementById('threads-title')?.focus();
+  }, []);
+  return (
+    <dialog ref={dialog} aria-labelledby={titleId} onCancel={onCancel} className="confirm">
+      <h2 id={titleId}>Delete “{thread.name || thread.id}”?</h2>
+      <p>
+        The thread and its {thread.itemCount} item{thread.itemCount === 1 ? '' : 's'} are deleted
+        for good; its id can never be used again.
+      </p>
+      <div className="actions">
+        {/* biome-ignore lint/a11y/noAutofocus: the safe choice gets the focus */}
+        <button type="button" onClick={onCancel} autoFocus>
+          Cancel
+        </button>
+        <button type="button" className="danger" onClick={onConfirm}>
+          Delete thread
+        </button>
+      </div>
+    </dialog>
+  );
+}
