@@ -392,6 +392,17 @@ describe.skipIf(!existsSync(CHROMIUM))('thread browser (Chromium)', () => {
     await server.graphql(APPEND, { input: { threadId: id, items: range(5, 7).map(say) } });
     await page.locator('#item-7').waitFor({ timeout: WAIT });
 
+    // Every text the live line shows from here on: while the server is away it says so.
+    await page.evaluate(() => {
+      const line = document.querySelector('.log .live')!;
+      const texts: string[] = [];
+      (window as unknown as { liveTexts: string[] }).liveTexts = texts;
+      new MutationObserver(() => texts.push(line.textContent ?? '')).observe(line, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+    });
     const port = server.port;
     await server.stop();
     await page.locator('.log .live-retrying').waitFor({ timeout: WAIT });
@@ -403,6 +414,12 @@ describe.skipIf(!existsSync(CHROMIUM))('thread browser (Chromium)', () => {
     await page.locator('.log .live-live').waitFor({ timeout: WAIT });
     expect(await seqsShown(page)).toEqual(range(0, 13));
     expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(7);
+    const texts = await page.evaluate(
+      () => (window as unknown as { liveTexts: string[] }).liveTexts,
+    );
+    expect(texts).toContain('Reconnecting…');
+    expect(texts).not.toContain('Connecting…');
+    expect(texts.at(-1)).toBe('Live: new items appear as they are appended.');
     await shot(page, 'live-tail');
     await page.close();
   });
@@ -444,6 +461,25 @@ describe.skipIf(!existsSync(CHROMIUM))('thread browser (Chromium)', () => {
     const after = await seqsShown(page);
     expect(after).toEqual(range(after[0]!, after.at(-1)!));
     expect(after.length).toBeLessThan(500);
+    await page.close();
+  });
+
+  it('opens a deep link past the end of the 100k-item thread on its newest page, live from its end', async () => {
+    const target = BIG + 30;
+    const page = await open(`/ui/threads/${bigId}?seq=${target}`);
+    await page
+      .getByText(`Item ${target} is not in this thread`, { exact: false })
+      .waitFor({ timeout: WAIT });
+    await page.locator('.log .live-live').waitFor({ timeout: WAIT });
+    // The newest page only: no replay of the thread from #0.
+    expect(await seqsShown(page)).toEqual(range(BIG - 50, BIG - 1));
+    await server.graphql(APPEND, {
+      input: { threadId: bigId, items: [{ message: { role: 'user', content: 'After the end' } }] },
+    });
+    await page.locator(`#item-${BIG}`).waitFor({ timeout: WAIT });
+    const shown = await seqsShown(page);
+    expect(shown.length).toBeLessThanOrEqual(100);
+    expect(shown).toEqual(range(BIG - 50, BIG));
     await page.close();
   });
 
@@ -513,6 +549,35 @@ describe.skipIf(!existsSync(CHROMIUM))('thread browser (Chromium)', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete thread' }).click();
     await row.waitFor({ state: 'detached', timeout: WAIT });
     expect((await server.graphql(THREAD, { id })).data?.thread).toBeNull();
+    await page.close();
+  });
+
+  it('keeps the count right: an archived row leaves it, a live thread outside the filter does not join it', async () => {
+    await createThread(t, { id: 'count-a', agentId: 'counting', name: 'Count A' });
+    await createThread(t, { id: 'count-b', agentId: 'counting', name: 'Count B' });
+    await createThread(t, { id: 'count-other', agentId: 'counting', name: 'Other' });
+    const page = await open('/ui/');
+    const count = page.locator('.count');
+    await page.locator('.thread').first().waitFor({ timeout: WAIT });
+    await page.getByLabel('Agent').fill('counting');
+    await page.getByLabel('Search by name').fill('count');
+    // Both filters applied (the agent alone lists 3), then the live list of those filters.
+    await page.getByText('2 threads', { exact: true }).waitFor({ timeout: WAIT });
+    await page.locator('.heading .live-live').waitFor({ timeout: WAIT });
+
+    // Created elsewhere: one the filters leave out, then one they show.
+    await createThread(t, { id: 'count-other-2', agentId: 'counting', name: 'Other 2' });
+    await createThread(t, { id: 'count-c', agentId: 'counting', name: 'Count C' });
+    await page.locator('.thread[data-thread-id="count-c"]').waitFor({ timeout: WAIT });
+    expect(await count.textContent()).toBe('3 threads');
+
+    // Archived while archived threads are hidden: the row and its count go.
+    const row = page.locator('.thread[data-thread-id="count-a"]');
+    await row.getByRole('button', { name: 'Archive Count A' }).click();
+    await row.waitFor({ state: 'detached', timeout: WAIT });
+    expect(await count.textContent()).toBe('2 threads');
+    await page.getByLabel('Show archived').check();
+    await page.getByText('3 threads', { exact: true }).waitFor({ timeout: WAIT });
     await page.close();
   });
 

@@ -15,7 +15,7 @@ import {
 } from 'react';
 import { Link } from 'react-router';
 import type { Thread, ThreadFilter } from '../../client/src/index.js';
-import { itemPreview, shortTime } from './format.js';
+import { itemPreview, liveState, shortTime } from './format.js';
 import { describeError, useClient, useSession } from './session.js';
 import { useSentinel } from './useSentinel.js';
 
@@ -43,6 +43,44 @@ function matches(thread: Thread, f: Filters): boolean {
   return !name || (thread.name ?? '').toLocaleLowerCase().includes(name);
 }
 
+/** The loaded threads and the count of all that match the filters. */
+interface Listed {
+  threads: Thread[];
+  /** Threads matching the filters (null before the first page). */
+  total: number | null;
+  /** More pages after the loaded ones. */
+  more: boolean;
+  /** Bumped when a change leaves the count unknown (a thread not loaded): it is read again. */
+  recount: number;
+}
+
+/**
+ * `list` after thread `id` changed to `thread` (null: deleted): put at the top (`top`, a live
+ * event) or replaced in place, dropped when it no longer matches, and the count moved by
+ * whether it matched before and after. Whether a thread not loaded matched before is known
+ * only for a created one or when every page is loaded; otherwise the count is read again.
+ */
+function applyChange(
+  list: Listed,
+  id: string,
+  thread: Thread | null,
+  f: Filters,
+  how: { created?: boolean; top?: boolean } = {},
+): Listed {
+  const shown = list.threads.some((t) => t.id === id);
+  const fits = thread !== null && matches(thread, f);
+  const rest = list.threads.filter((t) => t.id !== id);
+  const threads = !fits
+    ? rest
+    : how.top
+      ? [thread, ...rest]
+      : list.threads.map((t) => (t.id === id ? thread : t));
+  const before = shown ? 1 : how.created || !list.more ? 0 : null;
+  if (before === null) return { ...list, threads, recount: list.recount + 1 };
+  const total = list.total === null ? null : Math.max(0, list.total + Number(fits) - before);
+  return { ...list, threads, total };
+}
+
 /** The filters as typed, settled for 250 ms before they are searched. */
 function useSettled<T>(value: T, ms = 250): T {
   const [settled, setSettled] = useState(value);
@@ -58,10 +96,9 @@ export function ThreadList() {
   const { onError } = useSession();
   const [filters, setFilters] = useState<Filters>({ name: '', agent: '', archived: false });
   const settled = useSettled(filters);
-  const [threads, setThreads] = useState<Thread[]>([]);
+  const [list, setList] = useState<Listed>({ threads: [], total: null, more: false, recount: 0 });
+  const { threads, total, more } = list;
   const [cursor, setCursor] = useState<string | null>(null);
-  const [more, setMore] = useState(false);
-  const [total, setTotal] = useState<number | null>(null);
   const [loading, setLoading] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [live, setLive] = useState('connecting');
@@ -87,10 +124,13 @@ export function ThreadList() {
     client.threads.list({ first: PAGE, filter: toFilter(settled) }).then(
       (page) => {
         if (mine !== generation.current) return;
-        setThreads(page.nodes);
+        setList({
+          threads: page.nodes,
+          total: page.totalCount,
+          more: page.pageInfo.hasNextPage,
+          recount: 0,
+        });
         setCursor(page.pageInfo.endCursor);
-        setMore(page.pageInfo.hasNextPage);
-        setTotal(page.totalCount);
         setLoading(false);
       },
       (error) => {
@@ -108,12 +148,12 @@ export function ThreadList() {
     client.threads.list({ first: PAGE, after: cursor, filter: toFilter(settled) }).then(
       (page) => {
         if (mine !== generation.current) return;
-        setThreads((old) => {
-          const seen = new Set(old.map((t) => t.id));
-          return [...old, ...page.nodes.filter((t) => !seen.has(t.id))];
+        setList((old) => {
+          const seen = new Set(old.threads.map((t) => t.id));
+          const threads = [...old.threads, ...page.nodes.filter((t) => !seen.has(t.id))];
+          return { ...old, threads, more: page.pageInfo.hasNextPage };
         });
         setCursor(page.pageInfo.endCursor);
-        setMore(page.pageInfo.hasNextPage);
         setLoading(false);
       },
       (error) => {
@@ -125,29 +165,40 @@ export function ThreadList() {
 
   const sentinel = useSentinel(loadMore, more && !loading);
 
+  // The count again, after a change to a thread that is not loaded.
+  useEffect(() => {
+    if (list.recount === 0) return;
+    const mine = generation.current;
+    client.threads.list({ first: 1, filter: toFilter(settled) }).then((page) => {
+      if (mine === generation.current) setList((l) => ({ ...l, total: page.totalCount }));
+    }, fail);
+  }, [client, settled, fail, list.recount]);
+
   // Live: events of the agent filtered on (or of all), applied to the loaded list.
   useEffect(() => {
     const abort = new AbortController();
     const agentId = settled.agent.trim() || null;
+    setLive('connecting');
     (async () => {
       try {
         for await (const event of client.followThreads({
           agentId,
           signal: abort.signal,
-          onStatus: (s) => setLive(s.state),
+          onStatus: (s) => setLive((previous) => liveState(previous, s.state)),
         })) {
           if (event.type === 'RESYNC') {
             setReload((n) => n + 1);
             continue;
           }
           const { threadId, thread } = event;
-          setThreads((old) => {
-            const rest = old.filter((t) => t.id !== threadId);
-            if (event.type === 'DELETED' || !thread || !matches(thread, settled)) return rest;
-            return [thread, ...rest];
-          });
-          if (event.type === 'CREATED') setTotal((n) => (n === null ? n : n + 1));
-          if (event.type === 'DELETED') setTotal((n) => (n === null ? n : Math.max(0, n - 1)));
+          // thread is null once the thread is deleted (also in an event from before the delete).
+          const changed = event.type === 'DELETED' ? null : thread;
+          setList((old) =>
+            applyChange(old, threadId, changed, settled, {
+              created: event.type === 'CREATED',
+              top: true,
+            }),
+          );
         }
       } catch (error) {
         if (!abort.signal.aborted) fail(error);
@@ -157,11 +208,7 @@ export function ThreadList() {
   }, [client, settled, fail]);
 
   function replace(thread: Thread) {
-    setThreads((old) =>
-      matches(thread, settled)
-        ? old.map((t) => (t.id === thread.id ? thread : t))
-        : old.filter((t) => t.id !== thread.id),
-    );
+    setList((old) => applyChange(old, thread.id, thread, settled));
   }
 
   async function toggleArchived(thread: Thread) {
@@ -175,7 +222,7 @@ export function ThreadList() {
   async function confirmDelete(thread: Thread) {
     try {
       await client.threads.delete(thread.id);
-      setThreads((old) => old.filter((t) => t.id !== thread.id));
+      setList((old) => applyChange(old, thread.id, null, settled));
       setDeleting(null);
     } catch (error) {
       fail(error);

@@ -21,7 +21,7 @@ import {
 } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { Item, TranscriptFormat } from '../../client/src/index.js';
-import { prettyJson, shortTime } from './format.js';
+import { liveState, prettyJson, shortTime } from './format.js';
 import { graphql } from './generated/gql.js';
 import { ItemRow, pairTools } from './items.js';
 import { describeError, useClient, useSession } from './session.js';
@@ -236,15 +236,17 @@ function ThreadLog({
     [onError],
   );
 
-  // The first page: around targetSeq, or the newest.
+  // The first page: around targetSeq, or the newest. A targetSeq past the last stored item
+  // (never written, or purged at the end) finds nothing after it: the newest page then, so
+  // that the live tail starts after the thread's last item, not at #0.
   useEffect(() => {
+    const newest = () => client.items.page(threadId, { last: PAGE });
     const first =
       targetSeq === null
-        ? client.items.page(threadId, { last: PAGE })
-        : client.items.page(threadId, {
-            afterSeq: Math.max(-1, targetSeq - BEFORE_TARGET - 1),
-            first: PAGE,
-          });
+        ? newest()
+        : client.items
+            .page(threadId, { afterSeq: Math.max(-1, targetSeq - BEFORE_TARGET - 1), first: PAGE })
+            .then((page) => (page.nodes.length > 0 ? page : newest()));
     first.then(
       (page) =>
         setWin({
@@ -252,7 +254,8 @@ function ThreadLog({
           startCursor: page.pageInfo.startCursor,
           endCursor: page.pageInfo.endCursor,
           older: page.pageInfo.hasPreviousPage,
-          newer: targetSeq === null ? false : page.pageInfo.hasNextPage,
+          // Forward pages tell of newer items; the newest page has none after it.
+          newer: page.pageInfo.hasNextPage && targetSeq !== null,
         }),
       fail,
     );
@@ -276,12 +279,13 @@ function ThreadLog({
   // Once placed: the deep-linked item scrolled to and focused, or the end of the log shown.
   useLayoutEffect(() => {
     if (!win || placed) return;
-    if (targetSeq !== null) {
-      const element = document.getElementById(`item-${targetSeq}`);
-      const row = element?.closest('li') ?? element;
-      element?.scrollIntoView({ block: 'center' });
-      row?.focus({ preventScroll: true });
-    } else {
+    const element = targetSeq === null ? null : document.getElementById(`item-${targetSeq}`);
+    if (element) {
+      const row = element.closest('li') ?? element;
+      element.scrollIntoView({ block: 'center' });
+      row.focus({ preventScroll: true });
+    } else if (targetSeq === null || !win.newer) {
+      // No target, or one past the end (the newest page shown): the end of the log.
       window.scrollTo(0, document.documentElement.scrollHeight);
     }
     setPlaced(true);
@@ -363,7 +367,7 @@ function ThreadLog({
         const items = client.follow(threadId, {
           afterSeq: lastSeq.current,
           signal: abort.signal,
-          onStatus: (s) => setLive(s.state),
+          onStatus: (s) => setLive((previous) => liveState(previous, s.state)),
         });
         for await (const item of items) {
           const nearBottom =

@@ -1,5 +1,5 @@
 /** Small display helpers: times, one-line previews of items, JSON text. */
-import type { Item } from '../../client/src/index.js';
+import type { FollowStatus, Item } from '../../client/src/index.js';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -52,4 +52,15 @@ export function itemPreview(item: Item): string {
     default:
       return item.type;
   }
+}
+
+/**
+ * The state the live line shows: the client's, except that a new subscription after a drop
+ * (its 'subscribing' following 'live', 'retrying' or 'refreshing-token') still shows the
+ * reconnect, not the first "Connecting…".
+ */
+export function liveState(previous: string, next: FollowStatus['state']): string {
+  if (next !== 'subscribing') return next;
+  if (previous === 'live') return 'retrying';
+  return previous === 'retrying' || previous === 'refreshing-token' ? previous : next;
 }
