@@ -10,11 +10,13 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GraphQLError } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import WebSocket, { WebSocketServer } from 'ws';
 import {
   createClient,
   type FollowStatus,
@@ -830,5 +832,55 @@ describe('follow across a server restart (real server processes)', () => {
     expect(follower.error).toBeUndefined();
     await proxy.close();
     await server.stop();
+  });
+});
+
+describe('follow back-off', () => {
+  // A stand-in graphql-ws server that accepts every connection and refuses every operation
+  // with a retryable code: the real server has no retryable refusal that can be provoked at will.
+  it('grows while an operation keeps failing on sockets that are accepted each time', async () => {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    const refusing = useServer(
+      {
+        onSubscribe: () => [
+          new GraphQLError('Try again later.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } }),
+        ],
+      },
+      wss,
+    );
+    const { port } = wss.address() as AddressInfo;
+    const client = createClient({
+      url: `http://127.0.0.1:${port}/graphql`,
+      webSocketImpl: WebSocket,
+    });
+    const statuses: FollowStatus[] = [];
+    const abort = new AbortController();
+    const follower = collect(
+      client.follow('any', {
+        afterSeq: -1,
+        signal: abort.signal,
+        backoff: { initialMs: 2, maxMs: 10_000 },
+        onStatus: (s) => statuses.push(s),
+      }),
+    );
+    const retries = () => statuses.flatMap((s) => (s.state === 'retrying' ? [s] : []));
+    await until(() => retries().length >= 5, 'five retries');
+    abort.abort();
+    await follower.finished;
+    expect(follower.error).toBeUndefined();
+    // Every attempt's socket was acknowledged, and still each retry waits longer.
+    expect(statuses.filter((s) => s.state === 'live').length).toBeGreaterThanOrEqual(5);
+    expect(
+      retries()
+        .slice(0, 5)
+        .map((r) => r.attempt),
+    ).toEqual([1, 2, 3, 4, 5]);
+    const fifth = retries()[4]!.delayMs;
+    expect(fifth).toBeGreaterThanOrEqual(16);
+    expect(fifth).toBeLessThanOrEqual(32);
+    await client.close();
+    await refusing.dispose();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
 });

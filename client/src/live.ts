@@ -35,6 +35,12 @@ const FATAL = new Set([
 ]);
 /** Refused credentials in a row (with no connection accepted between) before giving up. */
 const MAX_AUTH_FAILURES = 3;
+/**
+ * How long a subscription must have stayed up before its failure counts as a first one again
+ * (back-off from the start). An acknowledged socket alone proves nothing: an operation that
+ * fails at once on a working socket would otherwise be retried every 125-250 ms for ever.
+ */
+const STABLE_MS = 30_000;
 
 /** What the keep-alive needs of a WebSocket (browser's or ws's). */
 interface SocketLike {
@@ -255,11 +261,13 @@ export function createLive(options: ClientOptions, http: Http): Live {
 
   /**
    * Runs `attempt` until it returns, reconnecting on failures: back-off between retries
-   * (reset once a connection was accepted or `progress()` was called), new credentials after
-   * refused ones (at once the first time), and a throw for errors no retry can fix.
+   * (reset once `progress()` was called, i.e. the operation delivered something, or the
+   * connection stayed up STABLE_MS; an accepted connection resets only the count of refused
+   * credentials), new credentials after refused ones (at once the first time), and a throw for
+   * errors no retry can fix.
    */
   async function* resilient<T>(
-    run: (reconnect: boolean, progress: () => void) => AsyncGenerator<T, void>,
+    run: (reconnect: boolean, progress: () => void, up: () => void) => AsyncGenerator<T, void>,
     o: FollowOptions | FollowThreadsOptions,
   ): AsyncGenerator<T, void> {
     const { signal, onStatus } = o;
@@ -273,21 +281,22 @@ export function createLive(options: ClientOptions, http: Http): Live {
     };
     for (;;) {
       if (signal?.aborted || closed) return;
-      const onAck = () => {
-        progress();
+      // Called when the socket carrying this attempt is acknowledged (the stream's marker).
+      let upSince: number | null = null;
+      const up = () => {
+        authFailures = 0;
+        upSince = Date.now();
         status({ state: 'live' });
       };
-      ackListeners.add(onAck);
       let error: unknown;
       try {
-        yield* run(reconnect, progress);
+        yield* run(reconnect, progress, up);
         return;
       } catch (e) {
         error = e;
-      } finally {
-        ackListeners.delete(onAck);
       }
       if (signal?.aborted || closed) return;
+      if (upSince !== null && Date.now() - upSince >= STABLE_MS) failures = 0;
       reconnect = true;
       const outcome = classify(error);
       if (outcome.kind === 'fatal') throw outcome.error;
@@ -307,7 +316,7 @@ export function createLive(options: ClientOptions, http: Http): Live {
     const { signal } = o;
     // The last seq yielded (or the starting point): every (re)subscription asks for what follows.
     let last: number | null = o.afterSeq ?? null;
-    return resilient<Item>(async function* (_reconnect, progress) {
+    return resilient<Item>(async function* (_reconnect, progress, up) {
       if (last === null) {
         // "From now on", made precise: after the thread's lastSeq as read here.
         const data = await http.request(ThreadLastSeqQuery, { id: threadId }, { signal });
@@ -318,7 +327,10 @@ export function createLive(options: ClientOptions, http: Http): Live {
       o.onStatus?.({ state: 'subscribing', afterSeq: last });
       const stream = subscribe(FollowSubscription, { threadId, afterSeq: last }, signal);
       for await (const result of stream) {
-        if (result.acknowledged) continue;
+        if (result.acknowledged) {
+          up();
+          continue;
+        }
         if (result.errors?.length) throw ThreadstoreError.fromGraphQLErrors(result.errors);
         const item = result.data?.threadItems;
         if (!item) continue;
@@ -335,12 +347,13 @@ export function createLive(options: ClientOptions, http: Http): Live {
     // Owed after a failure, yielded once a socket carries the subscription again (not after
     // each failed attempt while the server is away).
     let resync = false;
-    return resilient<ThreadListEvent>(async function* (reconnect, progress) {
+    return resilient<ThreadListEvent>(async function* (reconnect, progress, up) {
       if (reconnect) resync = true;
       o.onStatus?.({ state: 'subscribing', afterSeq: null });
       const stream = subscribe(ThreadEventsSubscription, { agentId: o.agentId ?? null }, o.signal);
       for await (const result of stream) {
         if (result.acknowledged) {
+          up();
           if (resync) {
             resync = false;
             yield { type: 'RESYNC', at: new Date().toISOString(), threadId: null, thread: null };
