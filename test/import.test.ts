@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -529,5 +529,35 @@ describe('npm run import', () => {
       server.process.kill('SIGTERM');
       await server.exited;
     }
+  });
+
+  it('imports the .json/.jsonl/.traj files directly in a directory, in name order', async () => {
+    const folder = join(dir, 'folder');
+    mkdirSync(join(folder, 'nested'), { recursive: true });
+    copyFileSync(TAU, join(folder, 'b-tau.json'));
+    copyFileSync(PYDANTIC, join(folder, 'a-pydantic.json'));
+    writeFileSync(join(folder, 'notes.txt'), 'not a transcript');
+    copyFileSync(TAU, join(folder, 'nested', 'c-tau.json'));
+    const run = await runCli(['--database', database.url, '--id-prefix', 'dir-', folder]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines.filter((l) => l.includes(': format '))).toEqual([
+      `${join(folder, 'a-pydantic.json')}: format OPENAI_CHAT (detected)`,
+      `${join(folder, 'b-tau.json')}: format OPENAI_CHAT (detected)`,
+    ]);
+    // The same conversations as the first test's files: their content keys answer.
+    expect(lines.at(-2)).toBe(
+      'imported 0 threads with 0 items from 2 files; 10 already imported (nothing written)',
+    );
+
+    const help = await runCli(['--help']);
+    expect(help.stdout).toContain('<file or directory>...');
+    expect(help.stdout).toContain('a directory imports the .json, .jsonl and .traj files');
+    const emptyDir = join(dir, 'empty');
+    mkdirSync(emptyDir);
+    const empty = await runCli(['--database', database.url, emptyDir]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr.split('\n')[0]).toBe(`no .json, .jsonl or .traj files in ${emptyDir}`);
   });
 });

@@ -1,6 +1,9 @@
 /**
  * `npm run import -- [--format <f>] [--tenant <t>] [--agent <a>] [--id-prefix <p>]
- *   [--database <url>] <file>...`
+ *   [--database <url>] <file or directory>...`
+ *
+ * A directory stands for the .json, .jsonl and .traj files directly in it (not its
+ * subdirectories), in name order.
  *
  * Imports transcripts in any TranscriptFormat (file-source.ts: JSON or JSONL, streamed one
  * conversation at a time), one thread per conversation, each in one transaction through the
@@ -18,7 +21,8 @@
  * others are imported. Exit code 0 when everything was imported, 1 when anything failed, 2 for
  * bad usage.
  */
-import { basename } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { operatorContext, runCommand } from '../cli.js';
 import type { ServiceContext } from '../context.js';
@@ -30,7 +34,7 @@ import { contentKey, type ImportResult, importConversation, scalarMeta } from '.
 import { restoreDump } from './restore.service.js';
 
 const USAGE =
-  'usage: npm run import -- [--format <format>] [--tenant <tenantId>] [--agent <agentId>] [--id-prefix <prefix>] [--database <url>] <file>...';
+  'usage: npm run import -- [--format <format>] [--tenant <tenantId>] [--agent <agentId>] [--id-prefix <prefix>] [--database <url>] <file or directory>...\n  a directory imports the .json, .jsonl and .traj files directly in it, in name order';
 const DEFAULT_AGENT_ID = 'transcript-import';
 
 /** The command line's options and files. @throws TypeError for an unknown option */
@@ -50,6 +54,28 @@ function parseCommandLine(argv: string[]) {
 }
 
 type Options = ReturnType<typeof parseCommandLine>['values'];
+
+/** File names a directory argument stands for (file-source.ts reads JSON and JSONL). */
+const DIRECTORY_EXTENSIONS = new Set(['.json', '.jsonl', '.traj']);
+
+/**
+ * The files to import: each argument, a directory replaced by its files with those extensions
+ * (sorted by name, not recursive). A path that cannot be read stays, for importFile to report.
+ */
+function expandDirectories(paths: string[]): string[] {
+  return paths.flatMap((path) => {
+    let names: string[];
+    try {
+      if (!statSync(path).isDirectory()) return [path];
+      names = readdirSync(path, { withFileTypes: true })
+        .filter((e) => e.isFile() && DIRECTORY_EXTENSIONS.has(extname(e.name).toLowerCase()))
+        .map((e) => e.name);
+    } catch {
+      return [path];
+    }
+    return names.sort().map((name) => join(path, name));
+  });
+}
 
 /** Counts over the whole run. */
 interface Tally {
@@ -170,13 +196,20 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
   }
-  const { values, positionals: files } = parsed;
-  if (values.help || files.length === 0) {
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
     (values.help ? process.stdout : process.stderr).write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
   if (values.format && !(TRANSCRIPT_FORMATS as readonly string[]).includes(values.format)) {
     process.stderr.write(`--format must be one of ${TRANSCRIPT_FORMATS.join(', ')}\n${USAGE}\n`);
+    return 2;
+  }
+  const files = expandDirectories(positionals);
+  if (files.length === 0) {
+    process.stderr.write(
+      `no .json, .jsonl or .traj files in ${positionals.join(', ')}\n${USAGE}\n`,
+    );
     return 2;
   }
   const ctx = await operatorContext(values);
