@@ -559,8 +559,8 @@ describe.skipIf(!existsSync(CHROMIUM))('thread browser (Chromium)', () => {
     const page = await open('/ui/');
     const count = page.locator('.count');
     await page.locator('.thread').first().waitFor({ timeout: WAIT });
-    await page.getByLabel('Agent').fill('counting');
-    await page.getByLabel('Search by name').fill('count');
+    await page.getByLabel('Agent', { exact: true }).fill('counting');
+    await page.getByLabel('Search by name', { exact: true }).fill('count');
     // Both filters applied (the agent alone lists 3), then the live list of those filters.
     await page.getByText('2 threads', { exact: true }).waitFor({ timeout: WAIT });
     await page.locator('.heading .live-live').waitFor({ timeout: WAIT });
