@@ -10,7 +10,14 @@
  * share the message id as responseId.
  */
 import { isJsonObject, type JsonValue } from '../json.js';
-import { dropped, isWebCitation, type Neutral, neutralOf, segmentDrops } from './common.js';
+import {
+  contentDrops,
+  dropped,
+  isWebCitation,
+  type Neutral,
+  neutralOf,
+  segmentDrops,
+} from './common.js';
 import { isEnvelope, otherType, readRecords, splitRaws, str } from './envelope.js';
 import { checkRecord } from './record-check.js';
 import {
@@ -123,6 +130,19 @@ function companion(item: StoredItem, previous: StoredItem): boolean {
 const TARGET = 'AI SDK UIMessage';
 
 /**
+ * True when encode surely starts a new UIMessage with the item (TranscriptCodec.startsValue):
+ * a UIMessage record (not one of its parts), or a converted text that is not an assistant's
+ * or has no responseId. A converted tool result goes into an earlier tool part: never.
+ */
+export function startsValue(item: StoredItem): boolean {
+  if (item.rawFormat === FORMAT && item.raw !== null) {
+    return isEnvelope(item.raw) || isUiMessage(item.raw);
+  }
+  if (item.type !== 'message' || !isJsonObject(item.data)) return false;
+  return item.data.role !== 'assistant' || item.responseId === null;
+}
+
+/**
  * Items back to `UIMessage[]`: messages of this format from raw; others converted (text and
  * images as file parts, reasoning with its provider metadata, tool parts with their output).
  */
@@ -162,7 +182,13 @@ export function encode(items: readonly StoredItem[]): Encoded {
       out.push(message);
       open = { message, responseId };
     }
-    if (n.kind === 'text') drop.push(...segmentDrops(n.item, n.segments, TARGET, isWebCitation));
+    if (n.kind === 'text') {
+      drop.push(...segmentDrops(n.item, n.segments, TARGET, isWebCitation));
+      // A file part needs a URL (or data: URL) and a media type.
+      const file = (f: { url: string | null; mediaType: string | null }) =>
+        f.url !== null && f.mediaType !== null;
+      drop.push(...contentDrops(n, TARGET, { detail: false, file, refusal: false }));
+    }
     (open.message.parts as JsonValue[]).push(...partsOf(n));
   }
   return { value: out, dropped: drop };
@@ -211,6 +237,12 @@ function partsOf(n: Exclude<Neutral, { kind: 'result' }>): JsonValue[] {
   for (const url of n.images) {
     const mediaType = /^data:([^;,]+)/.exec(url)?.[1] ?? 'image/*';
     parts.push({ type: 'file', mediaType, url });
+  }
+  for (const f of n.files) {
+    if (f.url === null || f.mediaType === null) continue; // listed by encode
+    const part: JsonObject = { type: 'file', mediaType: f.mediaType, url: f.url };
+    if (f.filename !== null) part.filename = f.filename;
+    parts.push(part);
   }
   return parts;
 }

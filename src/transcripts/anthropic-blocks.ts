@@ -7,14 +7,17 @@ import { isJsonObject, type JsonValue } from '../json.js';
 import { parseArguments } from './arguments.js';
 import {
   blockOf,
+  contentDrops,
   dropped,
+  type FileRef,
   isCompaction,
+  type Neutral,
   neutralOf,
   outputText,
   segmentDrops,
   summaryText,
 } from './common.js';
-import { otherType, readRecords, valueAt } from './envelope.js';
+import { isEnvelope, otherType, readRecords, valueAt } from './envelope.js';
 import {
   type ContextEntry,
   type Dropped,
@@ -167,14 +170,34 @@ function addLoose(b: Builder, item: StoredItem): void {
       b.dropped.push(dropped(item, 'reasoning', why));
     }
   } else if (n.kind === 'text' && (n.role === 'system' || n.role === 'developer')) {
+    // Anthropic has one system prompt, before the messages: a system text after a message is
+    // moved there (listed: its place in the conversation is lost); its images and files have
+    // no place in it.
     b.systemTexts.push(n.text);
+    if (b.messages.length > 0) {
+      const why = `${b.target} has one system prompt, before the messages: this system text was moved into it`;
+      b.dropped.push(dropped(item, 'position (moved to system)', why));
+    }
+    b.dropped.push(...segmentDrops(item, n.segments, b.target, () => false));
+    const inSystem = { detail: false, file: () => false, refusal: false };
+    b.dropped.push(...contentDrops(n, b.target, inSystem));
+    const why = `${b.target} system prompts take text only`;
+    for (const _ of n.images) b.dropped.push(dropped(item, 'image', why));
   } else if (n.kind === 'text') {
-    // One text block per text part (Anthropic refuses empty ones): the text is not re-joined.
-    const blocks: JsonValue[] = n.segments
-      .filter((s) => s.text !== '')
-      .map((s) => ({ type: 'text', text: s.text }));
+    const blocks = textBlocks(n);
     b.dropped.push(...segmentDrops(item, n.segments, 'Anthropic Messages', () => false));
-    for (const url of n.images) blocks.push({ type: 'image', source: imageSource(url) });
+    const carries = {
+      detail: false,
+      file: (f: FileRef) => documentSource(f) !== null,
+      refusal: false,
+    };
+    b.dropped.push(...contentDrops(n, b.target, carries));
+    if (blocks.length === 0) {
+      // Anthropic refuses empty text blocks and has no empty message: listed, not silently gone.
+      const why = `empty message: ${b.target} has no empty message (it refuses empty text blocks)`;
+      b.dropped.push(dropped(item, 'the whole item', why));
+      return;
+    }
     // A text without a responseId is not known to belong to the message before it: its own
     // message (a stream may cut before it; export-stream.ts). Calls still join it.
     b.add(
@@ -207,6 +230,51 @@ function addLoose(b: Builder, item: StoredItem): void {
     if (n.isError) result.is_error = true;
     b.add('user', [result], null, true);
   }
+}
+
+/**
+ * The blocks of a converted text item: one text block per non-empty text part (Anthropic
+ * refuses empty ones; the text is not re-joined), then images, then documents.
+ */
+function textBlocks(n: Extract<Neutral, { kind: 'text' }>): JsonValue[] {
+  const blocks: JsonValue[] = n.segments
+    .filter((s) => s.text !== '')
+    .map((s) => ({ type: 'text', text: s.text }));
+  for (const url of n.images) blocks.push({ type: 'image', source: imageSource(url) });
+  for (const f of n.files) {
+    const source = documentSource(f);
+    if (source) blocks.push({ type: 'document', source });
+  }
+  return blocks;
+}
+
+/**
+ * An Anthropic document source for a file: a PDF by URL or inline (base64); null for what
+ * Anthropic documents do not take (another media type, an OpenAI file id).
+ */
+function documentSource(f: FileRef): JsonObject | null {
+  if (f.url === null || (f.mediaType !== null && f.mediaType !== 'application/pdf')) return null;
+  const m = /^data:([^;,]+);base64,(.*)$/s.exec(f.url);
+  if (m) return { type: 'base64', media_type: m[1]!, data: m[2]! };
+  return /^https?:/.test(f.url) ? { type: 'url', url: f.url } : null;
+}
+
+/**
+ * True when buildMessages surely starts a new message with the item, whatever came before
+ * (TranscriptCodec.startsValue of ANTHROPIC_MESSAGES; CLAUDE_CODE_JSONL asks it for items that
+ * are no line of its own): an Anthropic message record (not one of its blocks, not the system
+ * wrapper), or a converted user text, or assistant text without a responseId, that has a
+ * block. Blocks of Claude Code lines, calls, results and reasoning may join the open message.
+ */
+export function startsMessage(item: StoredItem): boolean {
+  if (item.rawFormat === 'ANTHROPIC_MESSAGES' && item.raw !== null) {
+    return isEnvelope(item.raw) || (isJsonObject(item.raw) && typeof item.raw.role === 'string');
+  }
+  if (item.type !== 'message' || blockOf(item)) return false;
+  const n = neutralOf(item, '', []);
+  if (n?.kind !== 'text' || n.role === 'system' || n.role === 'developer') return false;
+  if (n.role === 'assistant' && item.responseId !== null) return false;
+  return textBlocks(n).length > 0;
 }
 
 /**

@@ -9,7 +9,7 @@
  * system prompt is one message item with role system and raw `{system: <the value>}`.
  */
 import { isJsonObject, type JsonValue } from '../json.js';
-import { blockBody, buildMessages } from './anthropic-blocks.js';
+import { blockBody, buildMessages, startsMessage } from './anthropic-blocks.js';
 import { contextEntries } from './common.js';
 import { splitRaws, str } from './envelope.js';
 import { exchangesOf, without } from './exchanges.js';
@@ -148,6 +148,9 @@ export function encode(
 ): Encoded {
   return buildMessages(items, 'encode', state);
 }
+
+/** TranscriptCodec.startsValue: see startsMessage (anthropic-blocks.ts). */
+export const startsValue = startsMessage;
 
 /**
  * The request `{system?, messages}` for the compacted context: only role and content per message,

@@ -13,6 +13,7 @@ import { isJsonObject, type JsonValue } from '../json.js';
 import { parseArguments } from './arguments.js';
 import {
   argumentsText,
+  contentDrops,
   contextEntries,
   dropped,
   isCompaction,
@@ -22,7 +23,7 @@ import {
   segmentDrops,
   summaryText,
 } from './common.js';
-import { readRecords, splitRaws, str } from './envelope.js';
+import { isEnvelope, readRecords, splitRaws, str } from './envelope.js';
 import { checkRecord } from './record-check.js';
 import {
   type CompactionRecord,
@@ -185,11 +186,21 @@ export function encode(items: readonly StoredItem[]): Encoded {
     }
     const n = neutralOf(unit.item, TARGET, drop);
     if (!n) continue;
-    if (n.kind === 'text') drop.push(...segmentDrops(n.item, n.segments, TARGET, () => false));
+    if (n.kind === 'text') {
+      drop.push(...segmentDrops(n.item, n.segments, TARGET, () => false));
+      // Chat takes files only by OpenAI's own upload; refusals on an assistant message.
+      const assistant = n.role === 'assistant';
+      drop.push(
+        ...contentDrops(n, TARGET, { detail: !assistant, file: () => false, refusal: assistant }),
+      );
+    }
     if (n.kind === 'text' && n.role === 'assistant' && n.images.length > 0) {
       const why = 'an OpenAI Chat assistant message takes text and refusal parts only, no images';
       for (const _ of n.images) drop.push(dropped(n.item, 'image', why));
-      if (n.segments.length === 0) continue;
+      if (n.segments.length === 0 && n.refusals.length === 0) continue;
+    }
+    if (n.kind === 'result' && n.isError) {
+      drop.push(dropped(n.item, 'isError', 'an OpenAI Chat tool message has no error flag'));
     }
     if (n.kind === 'reasoning') {
       drop.push(dropped(n.item, 'reasoning', 'OpenAI Chat messages carry no reasoning'));
@@ -201,17 +212,17 @@ export function encode(items: readonly StoredItem[]): Encoded {
     // message (a stream may cut before it; export-stream.ts). Calls still join it.
     const joins = n.kind === 'call' || responseId !== null;
     if (assistantSide && joins && open && open.responseId === responseId) {
-      appendToAssistant(open.message, n);
+      appendToAssistant(open.message, n, drop);
       continue;
     }
     open = null;
     if (n.kind === 'result') {
       out.push({ role: 'tool', tool_call_id: n.callId, content: outputText(n.output) });
     } else if (n.kind === 'text' && n.role !== 'assistant') {
-      out.push({ role: n.role, content: chatContent(n.segments, n.images) });
+      out.push({ role: n.role, content: chatContent(n.segments, n.images, n.details) });
     } else {
       const message: JsonObject = { role: 'assistant', content: null };
-      appendToAssistant(message, n);
+      appendToAssistant(message, n, drop);
       out.push(message);
       open = { message, responseId };
     }
@@ -219,7 +230,11 @@ export function encode(items: readonly StoredItem[]): Encoded {
   return { value: out, dropped: drop };
 }
 
-function appendToAssistant(message: JsonObject, n: ReturnType<typeof neutralOf>): void {
+function appendToAssistant(
+  message: JsonObject,
+  n: ReturnType<typeof neutralOf>,
+  drop: Dropped[],
+): void {
   if (n?.kind === 'call') {
     const calls = (message.tool_calls ?? []) as JsonValue[];
     calls.push({
@@ -229,6 +244,11 @@ function appendToAssistant(message: JsonObject, n: ReturnType<typeof neutralOf>)
     });
     message.tool_calls = calls;
   } else if (n?.kind === 'text') {
+    // The message's refusal field holds one refusal; a second one has no place.
+    for (const refusal of n.refusals) {
+      if (message.refusal === undefined) message.refusal = refusal;
+      else drop.push(dropped(n.item, 'refusal', 'an OpenAI Chat message has one refusal field'));
+    }
     // Text parts of one response stay apart (a string while there is one): joining them would
     // add text the model never wrote.
     const before = message.content;
@@ -245,13 +265,37 @@ function appendToAssistant(message: JsonObject, n: ReturnType<typeof neutralOf>)
 const textPart = (text: string): JsonObject => ({ type: 'text', text });
 
 /**
+ * True when encode surely starts a new message with the item (TranscriptCodec.startsValue): a
+ * Chat record (not one of its tool_calls elements), a converted tool result, a converted
+ * non-assistant text, or an assistant text without a responseId that has text (one with images
+ * only is left out and keeps the open message open).
+ */
+export function startsValue(item: StoredItem): boolean {
+  if (item.rawFormat === FORMAT && item.raw !== null) {
+    return isEnvelope(item.raw) || isChatMessage(item.raw);
+  }
+  if (item.type === 'tool_result') return true;
+  const n = item.type === 'message' ? neutralOf(item, TARGET, []) : null;
+  if (n?.kind !== 'text') return false;
+  if (n.role !== 'assistant') return true;
+  return item.responseId === null && (n.segments.length > 0 || n.refusals.length > 0);
+}
+
+/**
  * Chat content of a user, system or developer message: a string when it is one text part, else
  * text parts (unjoined) then image_url parts.
  */
-export function chatContent(segments: readonly Segment[], images: readonly string[]): JsonValue {
+export function chatContent(
+  segments: readonly Segment[],
+  images: readonly string[],
+  details: readonly (string | null)[] = [],
+): JsonValue {
   if (images.length === 0 && segments.length <= 1) return segments[0]?.text ?? '';
   const parts: JsonValue[] = segments.filter((s) => s.text !== '').map((s) => textPart(s.text));
-  for (const url of images) parts.push({ type: 'image_url', image_url: { url } });
+  images.forEach((url, k) => {
+    const detail = details[k];
+    parts.push({ type: 'image_url', image_url: detail ? { url, detail } : { url } });
+  });
   return parts;
 }
 

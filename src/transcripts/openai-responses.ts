@@ -13,8 +13,10 @@ import { isJsonObject, type JsonValue } from '../json.js';
 import { parseArguments } from './arguments.js';
 import {
   argumentsText,
+  contentDrops,
   contextEntries,
   dropped,
+  type FileRef,
   isCompaction,
   isWebCitation,
   type Neutral,
@@ -210,21 +212,28 @@ export function encode(items: readonly StoredItem[]): Encoded {
 
 const TARGET = 'OpenAI Responses';
 
+/** Every item is an element of its own in the item list (TranscriptCodec.startsValue). */
+export const startsValue = (_item: StoredItem): boolean => true;
+
 function convert(item: StoredItem, drop: Dropped[]): JsonObject | null {
   const n = neutralOf(item, TARGET, drop);
   if (!n) return null;
   switch (n.kind) {
     case 'text': {
       if (n.role === 'assistant') return assistantMessage(n, drop);
-      if (n.images.length === 0 && n.segments.length <= 1) {
-        drop.push(...segmentDrops(item, n.segments, TARGET, () => false));
+      drop.push(...segmentDrops(item, n.segments, TARGET, () => false));
+      drop.push(...contentDrops(n, TARGET, { detail: true, file: () => true, refusal: false }));
+      if (n.images.length === 0 && n.files.length === 0 && n.segments.length <= 1) {
         return { role: n.role, content: n.segments[0]?.text ?? '' };
       }
-      drop.push(...segmentDrops(item, n.segments, TARGET, () => false));
       const parts: JsonValue[] = n.segments
         .filter((s) => s.text !== '')
         .map((s) => ({ type: 'input_text', text: s.text }));
-      for (const url of n.images) parts.push({ type: 'input_image', image_url: url });
+      n.images.forEach((url, k) => {
+        const detail = n.details[k];
+        parts.push({ type: 'input_image', image_url: url, ...(detail ? { detail } : {}) });
+      });
+      for (const f of n.files) parts.push(inputFile(f));
       return { role: n.role, content: parts };
     }
     case 'call':
@@ -235,11 +244,29 @@ function convert(item: StoredItem, drop: Dropped[]): JsonObject | null {
         arguments: argumentsText(n.arguments),
       };
     case 'result':
+      if (n.isError) {
+        drop.push(
+          dropped(item, 'isError', 'an OpenAI Responses function_call_output has no error flag'),
+        );
+      }
       return { type: 'function_call_output', call_id: n.callId, output: outputText(n.output) };
     case 'reasoning':
       drop.push(dropped(item, 'reasoning', 'OpenAI takes back only its own reasoning items'));
       return null;
   }
+}
+
+/**
+ * An `input_file` part: by OpenAI file id, by URL (`file_url`), or inline (`file_data`, a data:
+ * URL, as the API takes it).
+ */
+function inputFile(f: FileRef): JsonObject {
+  const part: JsonObject = { type: 'input_file' };
+  if (f.fileId !== null) part.file_id = f.fileId;
+  else if (f.url?.startsWith('data:')) part.file_data = f.url;
+  else if (f.url !== null) part.file_url = f.url;
+  if (f.filename !== null) part.filename = f.filename;
+  return part;
 }
 
 /**
@@ -261,11 +288,14 @@ function assistantMessage(
     'an OpenAI Responses assistant message takes output_text and refusal parts only, no images';
   for (const _ of n.images) drop.push(dropped(item, 'image', why));
   drop.push(...segmentDrops(item, n.segments, TARGET, isWebCitation));
-  if (n.segments.length === 0)
-    return n.images.length > 0 ? null : { role: 'assistant', content: '' };
+  drop.push(...contentDrops(n, TARGET, { detail: true, file: () => false, refusal: true }));
+  const refusals = n.refusals.map((refusal) => ({ type: 'refusal', refusal }));
+  if (n.segments.length === 0 && refusals.length === 0)
+    return n.images.length > 0 || n.files.length > 0 ? null : { role: 'assistant', content: '' };
   const cited = n.segments.some((s) => s.citations.some(isWebCitation));
-  if (!cited && n.segments.length === 1) return { role: 'assistant', content: n.segments[0]!.text };
-  const content = n.segments.map((s, k) => {
+  if (!cited && n.segments.length === 1 && refusals.length === 0)
+    return { role: 'assistant', content: n.segments[0]!.text };
+  const texts = n.segments.map((s, k) => {
     const web = s.citations.filter(isWebCitation);
     if (web.length > 0) {
       const why = 'a url_citation annotation carries url, title and the span only';
@@ -283,7 +313,9 @@ function assistantMessage(
     }));
     return { type: 'output_text', text: s.text, annotations };
   });
-  return { role: 'assistant', content };
+  // A Chat refusal beside empty content: the refusal alone.
+  const content = refusals.length > 0 ? texts.filter((t) => t.text !== '') : texts;
+  return { role: 'assistant', content: [...content, ...refusals] };
 }
 
 /**
