@@ -365,31 +365,26 @@ describe('across formats: what a format cannot carry is converted or listed', ()
     const { c, texts, cited } = webSearch();
     const { value, dropped } = await transcript(a, c.id, 'OPENAI_RESPONSES');
     const assistant = (value as Record<string, unknown>[]).filter((m) => m.role === 'assistant');
-    expect(assistant).toEqual(
-      texts.map((b) =>
-        b.citations
-          ? {
-              role: 'assistant',
-              content: [
-                {
-                  type: 'output_text',
-                  text: b.text,
-                  annotations: b.citations.map((x) => ({
-                    type: 'url_citation',
-                    start_index: 0,
-                    end_index: [...b.text!].length,
-                    url: x.url,
-                    title: x.title,
-                  })),
-                },
-              ],
-            }
-          : { role: 'assistant', content: b.text },
-      ),
-    );
+    // The response's text blocks are one Anthropic message: one assistant message, a part each.
+    expect(assistant).toEqual([
+      {
+        role: 'assistant',
+        content: texts.map((b) => ({
+          type: 'output_text',
+          text: b.text,
+          annotations: (b.citations ?? []).map((x) => ({
+            type: 'url_citation',
+            start_index: 0,
+            end_index: [...b.text!].length,
+            url: x.url,
+            title: x.title,
+          })),
+        })),
+      },
+    ]);
     // "Temperature: 66°F with clear skies": 34 characters.
     expect(
-      (assistant[1]!.content as { annotations: { end_index: number }[] }[])[0]!.annotations[0]!
+      (assistant[0]!.content as { annotations: { end_index: number }[] }[])[1]!.annotations[0]!
         .end_index,
     ).toBe(34);
     expect(dropped.filter((d) => String(d.what).includes('citations'))).toEqual(

@@ -28,6 +28,7 @@ import type { ThreadRecord } from '../threads/thread.store.js';
 import { isEnvelope } from './envelope.js';
 import { selectItemsAfter } from './export.store.js';
 import { CODECS } from './index.js';
+import { isElement } from './source-records.js';
 import {
   type CompactionLine,
   type ItemLine,
@@ -204,25 +205,28 @@ export function codecCompactions(
 
 /**
  * True when a stream may cut before this item: a user message that is a whole source record
- * (or no record of `format`), so no codec groups it with the items before it.
+ * (or no record of `format`), so no codec groups it with the items before it. A later block of
+ * a split record never is: every codec puts it in its record's message (source-records.ts).
  */
 export function startsTurn(item: StoredItem, format: TranscriptFormat): boolean {
   if (item.type !== 'message' || !isJsonObject(item.data) || item.data.role !== 'user') {
     return false;
   }
+  // A later block of a split record: every format puts it in its record's message.
+  if (isElement(item)) return false;
   const raw = item.raw;
   if (raw === null || item.rawFormat !== format || isEnvelope(raw)) return true;
   return isJsonObject(raw) && ('role' in raw || 'message' in raw);
 }
 
 /**
- * True for a message item without a responseId that is no list element of a split record of
- * `format`: every codec starts a message of its own with it (a text without a responseId is
+ * True for a message item without a responseId that is no list element of a split record (of
+ * any format): every codec starts a message of its own with it (a text without a responseId is
  * not known to belong to the message before it), so a thread written without responseIds and
  * without user messages can still be cut.
  */
 function startsMessage(item: StoredItem, format: TranscriptFormat): boolean {
-  if (item.type !== 'message' || item.responseId !== null) return false;
+  if (item.type !== 'message' || item.responseId !== null || isElement(item)) return false;
   return item.raw === null || item.rawFormat !== format || isEnvelope(item.raw);
 }
 

@@ -26,7 +26,9 @@ import {
 } from './common.js';
 import { isoTime, otherType, readRecords, str } from './envelope.js';
 import { exchangesOf, without } from './exchanges.js';
+import { pairedEntries } from './pairs.js';
 import { checkRecord, isInstructionsRecord } from './record-check.js';
+import { recordGroups } from './source-records.js';
 import {
   type CompactionRecord,
   type DecodedConversation,
@@ -193,22 +195,58 @@ function itemDraft(item: JsonValue, origin: Origin, where: string): ItemDraft {
  * messages, function_call, function_call_output). Reasoning from other providers and other item
  * types are dropped. The item of a request's instructions is left out: they are a request key
  * beside the item list, as model and tools are (modelContext sends them as `instructions`).
+ * Converted messages of one split source record (an Anthropic message's blocks; source-records.ts)
+ * make one message, a content part each.
  */
 export function encode(items: readonly StoredItem[]): Encoded {
   const out: JsonValue[] = [];
   const drop: Dropped[] = [];
   const rest = items.filter((item) => !isInstructions(item));
+  // Converted items of one split source record (an Anthropic user message's blocks) make one
+  // message: `open` is the last message converted from such a record.
+  const groups = recordGroups(rest);
+  let open: { message: JsonObject; group: string } | null = null;
   for (const unit of readRecords(rest, FORMAT, () => [], isJsonObject)) {
-    if (unit.kind === 'record') out.push(unit.value);
-    else {
-      const converted = convert(unit.item, drop);
-      if (converted) out.push(converted);
+    if (unit.kind === 'record') {
+      out.push(unit.value);
+      continue;
     }
+    const converted = convert(unit.item, drop);
+    if (!converted) continue;
+    const group = groups.get(unit.item.id);
+    const isMessage = typeof converted.role === 'string' && converted.type === undefined;
+    if (
+      isMessage &&
+      open &&
+      out[out.length - 1] === open.message &&
+      open.group === group &&
+      open.message.role === converted.role
+    ) {
+      const role = String(converted.role);
+      open.message.content = [
+        ...contentParts(open.message.content, role),
+        ...contentParts(converted.content, role),
+      ];
+      continue;
+    }
+    out.push(converted);
+    open = isMessage && group !== undefined ? { message: converted, group } : null;
   }
   return { value: out, dropped: drop };
 }
 
 const TARGET = 'OpenAI Responses';
+
+/** A converted message's content as parts: a string is one input_text (output_text) part. */
+function contentParts(content: JsonValue | undefined, role: string): JsonValue[] {
+  if (Array.isArray(content)) return content;
+  if (typeof content !== 'string' || content === '') return [];
+  return [
+    role === 'assistant'
+      ? { type: 'output_text', text: content, annotations: [] }
+      : { type: 'input_text', text: content },
+  ];
+}
 
 function convert(item: StoredItem, drop: Dropped[]): JsonObject | null {
   const n = neutralOf(item, TARGET, drop);
@@ -288,7 +326,8 @@ function assistantMessage(
 
 /**
  * The request `{input}` for the compacted context: items as encode gives them, each compaction
- * record a marked user message in place of the items it covers.
+ * record a marked user message in place of the items it covers; unpaired tool calls and results
+ * left out and listed (pairs.ts).
  */
 export function modelContext(
   items: readonly StoredItem[],
@@ -303,7 +342,7 @@ export function modelContext(
     drop.push(...d);
     run = [];
   };
-  for (const entry of contextEntries(items, compactions, drop)) {
+  for (const entry of pairedEntries(contextEntries(items, compactions, drop), drop)) {
     if (!isCompaction(entry)) {
       run.push(entry);
       continue;
