@@ -7,6 +7,12 @@
  * Values are compared whole; dropped lists entry by entry (seq, what, why).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { limitsFromEnv } from '../src/context.js';
+import { parseEnv } from '../src/env.js';
+import { anonymousIdentity } from '../src/identity/identity.js';
+import { findThread } from '../src/threads/thread.service.js';
+import { exportChunks } from '../src/transcripts/export-stream.js';
+import type { TranscriptFormat } from '../src/transcripts/types.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { checkAnthropic, checkChat, checkResponses } from './transcripts-checks.js';
 
@@ -42,6 +48,26 @@ async function read(field: 'transcript' | 'modelContext', id: string, format: st
     value: (res.data as { thread: Obj }).thread[field] as Obj | Obj[],
     dropped: dropped.map((d) => [d.seq, d.what, d.why]),
   };
+}
+
+/**
+ * The thread streamed as GET /threads/<id>/export and npm run export read it (export-stream.ts),
+ * one item a page so a chunk may end after any item: the values put together.
+ */
+async function streamed(id: string, format: TranscriptFormat): Promise<unknown[]> {
+  const ctx = {
+    db: t.app.db,
+    identity: anonymousIdentity('local'),
+    tenantId: 'local',
+    events: t.app.events,
+    limits: limitsFromEnv(parseEnv({ DATABASE_URL: t.url })),
+  };
+  const thread = (await findThread(ctx, id))!;
+  const values: unknown[] = [];
+  for await (const chunk of exportChunks(ctx, thread, format, undefined, { pageItems: 1 })) {
+    values.push(...chunk.values);
+  }
+  return values;
 }
 
 const CHECKS = {
@@ -291,6 +317,21 @@ describe('modelContext answers every tool call; the transcript keeps the log', (
     expect(asAnthropic.dropped).toEqual([]);
   });
 
+  it('Responses: reasoning that led to a call left out goes with it (OpenAI refuses it alone)', async () => {
+    const id = await imported('OPENAI_RESPONSES', [
+      { role: 'user', content: 'q' },
+      { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAA' },
+      { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+    ]);
+    expect(await context(id, 'OPENAI_RESPONSES')).toEqual({
+      value: { input: [{ role: 'user', content: 'q' }] },
+      dropped: [
+        [1, 'the whole item', 'the provider takes it only with the item after it, a call left out'],
+        [2, 'the whole item', UNANSWERED],
+      ],
+    });
+  });
+
   it('Responses: an assistant message between calls and results joins the Chat message with the tool_calls', async () => {
     const id = await imported('OPENAI_RESPONSES', [
       { role: 'user', content: 'q' },
@@ -434,6 +475,9 @@ describe('the blocks of one source record make one message in every format', () 
       ...responses,
       value: { input: responses.value },
     });
+    // The stream does not cut between the blocks: it writes the same.
+    expect(await streamed(id, 'OPENAI_CHAT')).toEqual(chat.value);
+    expect(await streamed(id, 'OPENAI_RESPONSES')).toEqual(responses.value);
     const ui = await read('transcript', id, 'AI_SDK_UI_MESSAGES');
     expect(ui).toEqual({
       value: [
@@ -450,6 +494,7 @@ describe('the blocks of one source record make one message in every format', () 
       ],
       dropped: [],
     });
+    expect(await streamed(id, 'AI_SDK_UI_MESSAGES')).toEqual(ui.value);
   });
 
   it('an AI SDK user message [text, file] is one Anthropic and one Chat user message', async () => {

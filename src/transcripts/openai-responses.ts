@@ -342,7 +342,9 @@ export function modelContext(
     drop.push(...d);
     run = [];
   };
-  for (const entry of pairedEntries(contextEntries(items, compactions, drop), drop)) {
+  // A reasoning item of this format is taken only with the item it led to (pairs.ts).
+  const leadsIn = (item: StoredItem) => item.type === 'reasoning' && item.rawFormat === FORMAT;
+  for (const entry of pairedEntries(contextEntries(items, compactions, drop), drop, leadsIn)) {
     if (!isCompaction(entry)) {
       run.push(entry);
       continue;

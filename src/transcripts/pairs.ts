@@ -18,8 +18,15 @@ const callIdOf = (item: StoredItem): string | null =>
  * The context entries without unpaired tool calls and results, each left out listed in `out`.
  * A result answers the nearest earlier call with its callId that has no result yet (callIds
  * are re-used); a compaction record in between does not part them.
+ * @param leadsIn true for an item the provider takes only with the item after it (an OpenAI
+ *   reasoning item "provided without its required following item" is refused): such an item
+ *   right before a call left out is left out too, and listed
  */
-export function pairedEntries(entries: readonly ContextEntry[], out: Dropped[]): ContextEntry[] {
+export function pairedEntries(
+  entries: readonly ContextEntry[],
+  out: Dropped[],
+  leadsIn: (item: StoredItem) => boolean = () => false,
+): ContextEntry[] {
   const waiting = new Map<string, number[]>();
   const answered = new Set<number>();
   const orphans = new Set<number>();
@@ -33,9 +40,22 @@ export function pairedEntries(entries: readonly ContextEntry[], out: Dropped[]):
     if (call === undefined) orphans.add(i);
     else answered.add(call);
   });
+  const unanswered = (entry: ContextEntry, i: number) =>
+    !isCompaction(entry) &&
+    entry.type === 'tool_call' &&
+    !answered.has(i) &&
+    callIdOf(entry) !== null;
+  // Lead-in items before a call left out (from the end, so a run of them goes together).
+  const orphanedLeadIns = new Set<number>();
+  for (let i = entries.length - 2; i >= 0; i--) {
+    const entry = entries[i]!;
+    const next = entries[i + 1]!;
+    if (isCompaction(entry) || !leadsIn(entry)) continue;
+    if (unanswered(next, i + 1) || orphanedLeadIns.has(i + 1)) orphanedLeadIns.add(i);
+  }
   return entries.filter((entry, i) => {
     if (isCompaction(entry)) return true;
-    if (entry.type === 'tool_call' && !answered.has(i) && callIdOf(entry) !== null) {
+    if (unanswered(entry, i)) {
       const why =
         'a tool call without a result: a model request must answer every call (run it and append its result first)';
       out.push(dropped(entry, 'the whole item', why));
@@ -43,6 +63,11 @@ export function pairedEntries(entries: readonly ContextEntry[], out: Dropped[]):
     }
     if (orphans.has(i)) {
       out.push(dropped(entry, 'the whole item', 'a tool result whose call is not in the context'));
+      return false;
+    }
+    if (orphanedLeadIns.has(i)) {
+      const why = 'the provider takes it only with the item after it, a call left out';
+      out.push(dropped(entry, 'the whole item', why));
       return false;
     }
     return true;
