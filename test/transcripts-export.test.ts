@@ -272,6 +272,49 @@ describe('streamed export of split records equals Thread.transcript', () => {
       ).toHaveLength(k === 2 ? 2 : 1);
     }
   });
+
+  it('never cuts between parts of one AI SDK user message converted to another format', async () => {
+    // The converted items of one split record form one message in every format, so no codec
+    // may start a value with a later one (startsValue), else the stream splits the message.
+    const text = (t: string) => ({ type: 'text', text: t });
+    const source = [
+      {
+        id: 'u1',
+        role: 'user',
+        parts: [
+          text('look'),
+          text('at this'),
+          { type: 'file', mediaType: 'image/png', url: 'https://e.com/a.png' },
+        ],
+      },
+      { id: 'a1', role: 'assistant', parts: [text('ok')] },
+      { id: 'u2', role: 'user', parts: [text('and'), text('this')] },
+    ];
+    const id = await importThread('AI_SDK_UI_MESSAGES', source);
+    for (const format of TRANSCRIPT_FORMATS) {
+      const whole = await transcript(a, id, format);
+      const stream = await streamed(id, format, { pageItems: 1, maxTurnItems: 16 });
+      expect(JSON.stringify(stream.value), format).toBe(JSON.stringify(whole.value));
+      expect(stream.dropped, format).toEqual(whole.dropped);
+    }
+    const anthropic = (await transcript(a, id, 'ANTHROPIC_MESSAGES')).value as {
+      messages: unknown;
+    };
+    expect(anthropic.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          text('look'),
+          text('at this'),
+          { type: 'image', source: { type: 'url', url: 'https://e.com/a.png' } },
+        ],
+      },
+      { role: 'assistant', content: [text('ok')] },
+      { role: 'user', content: [text('and'), text('this')] },
+    ]);
+    const cc = (await transcript(a, id, 'CLAUDE_CODE_JSONL')).value as { type: string }[];
+    expect(cc.filter((l) => l.type === 'user')).toHaveLength(2);
+  });
 });
 
 describe('across formats: what the target cannot carry is listed, what it can is converted', () => {
@@ -647,31 +690,26 @@ describe('across formats: what a format cannot carry is converted or listed', ()
     const { c, texts, cited } = webSearch();
     const { value, dropped } = await transcript(a, c.id, 'OPENAI_RESPONSES');
     const assistant = (value as Record<string, unknown>[]).filter((m) => m.role === 'assistant');
-    expect(assistant).toEqual(
-      texts.map((b) =>
-        b.citations
-          ? {
-              role: 'assistant',
-              content: [
-                {
-                  type: 'output_text',
-                  text: b.text,
-                  annotations: b.citations.map((x) => ({
-                    type: 'url_citation',
-                    start_index: 0,
-                    end_index: [...b.text!].length,
-                    url: x.url,
-                    title: x.title,
-                  })),
-                },
-              ],
-            }
-          : { role: 'assistant', content: b.text },
-      ),
-    );
+    // The response's text blocks are one Anthropic message: one assistant message, a part each.
+    expect(assistant).toEqual([
+      {
+        role: 'assistant',
+        content: texts.map((b) => ({
+          type: 'output_text',
+          text: b.text,
+          annotations: (b.citations ?? []).map((x) => ({
+            type: 'url_citation',
+            start_index: 0,
+            end_index: [...b.text!].length,
+            url: x.url,
+            title: x.title,
+          })),
+        })),
+      },
+    ]);
     // "Temperature: 66°F with clear skies": 34 characters.
     expect(
-      (assistant[1]!.content as { annotations: { end_index: number }[] }[])[0]!.annotations[0]!
+      (assistant[0]!.content as { annotations: { end_index: number }[] }[])[1]!.annotations[0]!
         .end_index,
     ).toBe(34);
     expect(dropped.filter((d) => String(d.what).includes('citations'))).toEqual(

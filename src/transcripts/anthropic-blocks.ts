@@ -18,6 +18,7 @@ import {
   summaryText,
 } from './common.js';
 import { isEnvelope, otherType, readRecords, valueAt } from './envelope.js';
+import { isElement, reasoningProvider, recordGroups } from './source-records.js';
 import {
   type ContextEntry,
   type Dropped,
@@ -153,8 +154,12 @@ class Builder {
   }
 }
 
-/** Adds one item that has no record of this format: its block verbatim, or converted. */
-function addLoose(b: Builder, item: StoredItem): void {
+/**
+ * Adds one item that has no record of this format: its block verbatim, or converted.
+ * @param sameRecord the item is of the same split source record as the item before it (its
+ *   blocks join that item's message)
+ */
+function addLoose(b: Builder, item: StoredItem, sameRecord = false): void {
   const block = blockOf(item);
   if (block) {
     b.add(roleOf(item), [block], item.responseId, true);
@@ -165,7 +170,11 @@ function addLoose(b: Builder, item: StoredItem): void {
   if (n.kind === 'reasoning') {
     const block = thinkingBlock(n);
     if (block) b.add('assistant', [block], item.responseId, true);
-    else {
+    else if (n.encryptedContent && !n.signature && !n.text) {
+      const why =
+        "Anthropic takes back only its own redacted_thinking data; this encrypted reasoning is not known to be Anthropic's";
+      b.dropped.push(dropped(item, 'reasoning (encryptedContent)', why));
+    } else {
       const why = 'Anthropic takes thinking back only as its own signed thinking block';
       b.dropped.push(dropped(item, 'reasoning', why));
     }
@@ -204,7 +213,7 @@ function addLoose(b: Builder, item: StoredItem): void {
       n.role === 'assistant' ? 'assistant' : 'user',
       blocks,
       item.responseId,
-      n.role === 'assistant' && item.responseId !== null,
+      (n.role === 'assistant' && item.responseId !== null) || sameRecord,
     );
   } else if (n.kind === 'call') {
     let input = n.arguments;
@@ -264,13 +273,14 @@ function documentSource(f: FileRef): JsonObject | null {
  * (TranscriptCodec.startsValue of ANTHROPIC_MESSAGES; CLAUDE_CODE_JSONL asks it for items that
  * are no line of its own): an Anthropic message record (not one of its blocks, not the system
  * wrapper), or a converted user text, or assistant text without a responseId, that has a
- * block. Blocks of Claude Code lines, calls, results and reasoning may join the open message.
+ * block. Blocks of Claude Code lines, calls, results and reasoning may join the open message,
+ * and so does a later block of a split source record of another format (recordGroups).
  */
 export function startsMessage(item: StoredItem): boolean {
   if (item.rawFormat === 'ANTHROPIC_MESSAGES' && item.raw !== null) {
     return isEnvelope(item.raw) || (isJsonObject(item.raw) && typeof item.raw.role === 'string');
   }
-  if (item.type !== 'message' || blockOf(item)) return false;
+  if (item.type !== 'message' || blockOf(item) || isElement(item)) return false;
   const n = neutralOf(item, '', []);
   if (n?.kind !== 'text' || n.role === 'system' || n.role === 'developer') return false;
   if (n.role === 'assistant' && item.responseId !== null) return false;
@@ -279,16 +289,16 @@ export function startsMessage(item: StoredItem): boolean {
 
 /**
  * A reasoning item written without an Anthropic record, as the block Anthropic takes back:
- * `thinking` with its signature, or `redacted_thinking` with the encrypted data; null when it
- * has neither (unsigned thinking is refused by the API).
+ * `thinking` with its signature (signatures are Anthropic's only), or `redacted_thinking` with
+ * the encrypted data when that data is Anthropic's (source-records.ts reasoningProvider: an AI
+ * SDK part with providerMetadata.anthropic; OpenAI's encrypted_content is not); null otherwise
+ * (unsigned thinking and another provider's encrypted reasoning are refused by the API).
  */
-function thinkingBlock(n: {
-  text: string;
-  signature: string | null;
-  encryptedContent: string | null;
-}): JsonObject | null {
+function thinkingBlock(n: Extract<Neutral, { kind: 'reasoning' }>): JsonObject | null {
   if (n.signature) return { type: 'thinking', thinking: n.text, signature: n.signature };
-  if (n.encryptedContent && !n.text) return { type: 'redacted_thinking', data: n.encryptedContent };
+  if (n.encryptedContent && !n.text && reasoningProvider(n.item) === 'anthropic') {
+    return { type: 'redacted_thinking', data: n.encryptedContent };
+  }
   return null;
 }
 
@@ -318,9 +328,19 @@ export function buildMessages(
   let run: StoredItem[] = [];
   const flush = () => {
     const pathOf = () => ['content'];
+    const groups = recordGroups(run);
+    let previous: StoredItem | null = null;
     for (const unit of readRecords(run, 'ANTHROPIC_MESSAGES', pathOf, isRecord)) {
       if (unit.kind === 'record') b.record(unit.value as JsonObject);
-      else addLoose(b, unit.item);
+      else {
+        const group = groups.get(unit.item.id);
+        addLoose(
+          b,
+          unit.item,
+          group !== undefined && previous !== null && groups.get(previous.id) === group,
+        );
+      }
+      previous = unit.kind === 'record' ? unit.items[unit.items.length - 1]! : unit.item;
     }
     run = [];
   };

@@ -17,6 +17,7 @@ import {
   contextEntries,
   dropped,
   isCompaction,
+  type Neutral,
   neutralOf,
   outputText,
   type Segment,
@@ -24,7 +25,9 @@ import {
   summaryText,
 } from './common.js';
 import { isEnvelope, readRecords, splitRaws, str } from './envelope.js';
+import { chatToolOrder, pairedEntries } from './pairs.js';
 import { checkRecord } from './record-check.js';
+import { isElement, recordGroups } from './source-records.js';
 import {
   type CompactionRecord,
   type DecodedConversation,
@@ -172,12 +175,16 @@ const TARGET = 'OpenAI Chat';
  * (text, images by URL, tool calls and results); reasoning and other types are dropped, and so
  * are what Chat messages have no field for: citations and annotations on text, images in an
  * assistant message (its content takes text and refusal parts only). An assistant message's
- * several text parts stay apart as `{type: "text"}` parts.
+ * several text parts stay apart as `{type: "text"}` parts. Converted text items of one split
+ * source record (an Anthropic user message's blocks; source-records.ts) make one message.
  */
 export function encode(items: readonly StoredItem[]): Encoded {
   const out: JsonValue[] = [];
   const drop: Dropped[] = [];
   let open: { message: JsonObject; responseId: string | null } | null = null;
+  // Items of one split source record (an Anthropic user message's blocks) make one message.
+  const groups = recordGroups(items);
+  let openText: { message: JsonObject; group: string } | null = null;
   for (const unit of readRecords(items, FORMAT, pathOf, isChatMessage)) {
     if (unit.kind === 'record') {
       out.push(unit.value);
@@ -219,7 +226,20 @@ export function encode(items: readonly StoredItem[]): Encoded {
     if (n.kind === 'result') {
       out.push({ role: 'tool', tool_call_id: n.callId, content: outputText(n.output) });
     } else if (n.kind === 'text' && n.role !== 'assistant') {
-      out.push({ role: n.role, content: chatContent(n.segments, n.images, n.details) });
+      const group = groups.get(n.item.id);
+      const last = out[out.length - 1];
+      if (openText && openText.message === last && openText.group === group) {
+        if (openText.message.role === n.role) {
+          openText.message.content = joinedContent(openText.message.content, n);
+          continue;
+        }
+      }
+      const message: JsonObject = {
+        role: n.role,
+        content: chatContent(n.segments, n.images, n.details),
+      };
+      out.push(message);
+      openText = group === undefined ? null : { message, group };
     } else {
       const message: JsonObject = { role: 'assistant', content: null };
       appendToAssistant(message, n, drop);
@@ -268,17 +288,35 @@ const textPart = (text: string): JsonObject => ({ type: 'text', text });
  * True when encode surely starts a new message with the item (TranscriptCodec.startsValue): a
  * Chat record (not one of its tool_calls elements), a converted tool result, a converted
  * non-assistant text, or an assistant text without a responseId that has text (one with images
- * only is left out and keeps the open message open).
+ * only is left out and keeps the open message open). A later block of a split source record
+ * (source-records.ts isElement) may join its record's message: never.
  */
 export function startsValue(item: StoredItem): boolean {
   if (item.rawFormat === FORMAT && item.raw !== null) {
     return isEnvelope(item.raw) || isChatMessage(item.raw);
   }
   if (item.type === 'tool_result') return true;
+  if (isElement(item)) return false;
   const n = item.type === 'message' ? neutralOf(item, TARGET, []) : null;
   if (n?.kind !== 'text') return false;
   if (n.role !== 'assistant') return true;
   return item.responseId === null && (n.segments.length > 0 || n.refusals.length > 0);
+}
+
+/**
+ * A user (system, developer) message's content with a later text item of the same source
+ * record added: text and image parts in item order, a string while it is one text part.
+ */
+function joinedContent(before: JsonValue | undefined, n: Extract<Neutral, { kind: 'text' }>) {
+  const parts: JsonValue[] =
+    typeof before === 'string' ? (before === '' ? [] : [textPart(before)]) : [];
+  if (Array.isArray(before)) parts.push(...before);
+  const added = chatContent(n.segments, n.images, n.details);
+  if (typeof added === 'string') {
+    if (added !== '') parts.push(textPart(added));
+  } else parts.push(...(added as JsonValue[]));
+  const only = parts.length === 1 && isJsonObject(parts[0]) && parts[0].type === 'text';
+  return only ? (parts[0] as JsonObject).text! : parts;
 }
 
 /**
@@ -321,7 +359,8 @@ function requestMessages(message: JsonObject): JsonObject[] {
 /**
  * The request `{messages}` for the compacted context: messages as encode gives them, reduced to
  * the keys the API takes; each compaction record a marked user message in place of the items it
- * covers.
+ * covers; unpaired tool calls and results left out and listed, and the tool messages right after
+ * their assistant message (pairs.ts).
  */
 export function modelContext(
   items: readonly StoredItem[],
@@ -336,7 +375,7 @@ export function modelContext(
     drop.push(...d);
     run = [];
   };
-  for (const entry of contextEntries(items, compactions, drop)) {
+  for (const entry of pairedEntries(contextEntries(items, compactions, drop), drop)) {
     if (!isCompaction(entry)) {
       run.push(entry);
       continue;
@@ -345,5 +384,5 @@ export function modelContext(
     messages.push({ role: 'user', content: summaryText(entry) });
   }
   flush();
-  return { request: { messages }, dropped: drop };
+  return { request: { messages: chatToolOrder(messages as JsonObject[]) }, dropped: drop };
 }

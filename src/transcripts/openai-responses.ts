@@ -28,7 +28,9 @@ import {
 } from './common.js';
 import { isoTime, otherType, readRecords, str } from './envelope.js';
 import { exchangesOf, without } from './exchanges.js';
+import { pairedEntries } from './pairs.js';
 import { checkRecord, isInstructionsRecord } from './record-check.js';
+import { isElement, recordGroups } from './source-records.js';
 import {
   type CompactionRecord,
   type DecodedConversation,
@@ -195,25 +197,65 @@ function itemDraft(item: JsonValue, origin: Origin, where: string): ItemDraft {
  * messages, function_call, function_call_output). Reasoning from other providers and other item
  * types are dropped. The item of a request's instructions is left out: they are a request key
  * beside the item list, as model and tools are (modelContext sends them as `instructions`).
+ * Converted messages of one split source record (an Anthropic message's blocks; source-records.ts)
+ * make one message, a content part each.
  */
 export function encode(items: readonly StoredItem[]): Encoded {
   const out: JsonValue[] = [];
   const drop: Dropped[] = [];
   const rest = items.filter((item) => !isInstructions(item));
+  // Converted items of one split source record (an Anthropic user message's blocks) make one
+  // message: `open` is the last message converted from such a record.
+  const groups = recordGroups(rest);
+  let open: { message: JsonObject; group: string } | null = null;
   for (const unit of readRecords(rest, FORMAT, () => [], isJsonObject)) {
-    if (unit.kind === 'record') out.push(unit.value);
-    else {
-      const converted = convert(unit.item, drop);
-      if (converted) out.push(converted);
+    if (unit.kind === 'record') {
+      out.push(unit.value);
+      continue;
     }
+    const converted = convert(unit.item, drop);
+    if (!converted) continue;
+    const group = groups.get(unit.item.id);
+    const isMessage = typeof converted.role === 'string' && converted.type === undefined;
+    if (
+      isMessage &&
+      open &&
+      out[out.length - 1] === open.message &&
+      open.group === group &&
+      open.message.role === converted.role
+    ) {
+      const role = String(converted.role);
+      open.message.content = [
+        ...contentParts(open.message.content, role),
+        ...contentParts(converted.content, role),
+      ];
+      continue;
+    }
+    out.push(converted);
+    open = isMessage && group !== undefined ? { message: converted, group } : null;
   }
   return { value: out, dropped: drop };
 }
 
 const TARGET = 'OpenAI Responses';
 
-/** Every item is an element of its own in the item list (TranscriptCodec.startsValue). */
-export const startsValue = (_item: StoredItem): boolean => true;
+/**
+ * True when encode surely starts a new element of the item list with the item
+ * (TranscriptCodec.startsValue): every item but a later block of a split source record
+ * (source-records.ts isElement), which may join its record's message as a content part.
+ */
+export const startsValue = (item: StoredItem): boolean => !isElement(item);
+
+/** A converted message's content as parts: a string is one input_text (output_text) part. */
+function contentParts(content: JsonValue | undefined, role: string): JsonValue[] {
+  if (Array.isArray(content)) return content;
+  if (typeof content !== 'string' || content === '') return [];
+  return [
+    role === 'assistant'
+      ? { type: 'output_text', text: content, annotations: [] }
+      : { type: 'input_text', text: content },
+  ];
+}
 
 function convert(item: StoredItem, drop: Dropped[]): JsonObject | null {
   const n = neutralOf(item, TARGET, drop);
@@ -320,7 +362,8 @@ function assistantMessage(
 
 /**
  * The request `{input}` for the compacted context: items as encode gives them, each compaction
- * record a marked user message in place of the items it covers.
+ * record a marked user message in place of the items it covers; unpaired tool calls and results
+ * left out and listed (pairs.ts).
  */
 export function modelContext(
   items: readonly StoredItem[],
@@ -335,7 +378,9 @@ export function modelContext(
     drop.push(...d);
     run = [];
   };
-  for (const entry of contextEntries(items, compactions, drop)) {
+  // A reasoning item of this format is taken only with the item it led to (pairs.ts).
+  const leadsIn = (item: StoredItem) => item.type === 'reasoning' && item.rawFormat === FORMAT;
+  for (const entry of pairedEntries(contextEntries(items, compactions, drop), drop, leadsIn)) {
     if (!isCompaction(entry)) {
       run.push(entry);
       continue;
