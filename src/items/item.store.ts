@@ -390,8 +390,11 @@ export async function selectResponseItems(
     WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId}
       AND "seq" BETWEEN ${range.startSeq} AND ${range.endSeq} AND "responseId" IS NOT NULL`;
   const ids = inRange.map((r) => r.responseId as string);
-  const rows = await readInChunks(ids, 1, (chunk) =>
-    db.$queryRaw<Pick<Item, 'seq' | 'type' | 'callId' | 'responseId'>[]>`
+  const rows = await readInChunks(
+    ids,
+    1,
+    (chunk) =>
+      db.$queryRaw<Pick<Item, 'seq' | 'type' | 'callId' | 'responseId'>[]>`
       SELECT "seq", "type", "callId", "responseId" FROM "Item"
       WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId}
         AND "responseId" IN (${Prisma.join(chunk)})`,
