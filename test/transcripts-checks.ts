@@ -2,14 +2,15 @@
  * Request-shape checks for modelContext, written from the providers' documented rules:
  * - Anthropic Messages (docs.anthropic.com, "Messages" and "Tool use"): `messages` of role user or
  *   assistant only, consecutive turns alternate; each message {role, content}; every tool_use in
- *   an assistant turn is answered by a tool_result in the very next (user) message, whose
+ *   an assistant turn (the last one too) is answered by a tool_result in the very next (user)
+ *   message, whose
  *   tool_result blocks come first in its content; tool_use ids are unique; text blocks non-empty;
  *   `system` a string or text blocks.
  * - OpenAI Chat Completions (platform.openai.com, "Function calling"): an assistant message with
- *   tool_calls is followed by one tool message per call id, before any other message; each tool
- *   message answers a call of that assistant message.
+ *   tool_calls is followed by one tool message per call id, before any other message (the last
+ *   one too); each tool message answers a call of that assistant message.
  * - OpenAI Responses (platform.openai.com, "Function calling"): every function_call_output has a
- *   function_call with its call_id earlier in the input.
+ *   function_call with its call_id earlier in the input, and every function_call an output.
  * Each returns the list of problems found ([] when the request is valid).
  */
 type Obj = Record<string, unknown>;
@@ -69,8 +70,8 @@ export function checkAnthropic(request: Obj): string[] {
       }
     });
     const uses = blocks.filter((b) => b.type === 'tool_use').map((b) => b.id);
-    // The last message's calls may wait: the agent runs them and appends results before sending.
-    if (uses.length > 0 && i < messages.length - 1) {
+    // The last message's calls too: the API refuses a tool_use without its tool_result.
+    if (uses.length > 0) {
       const next = messages[i + 1] as Obj | undefined;
       const answers = Array.isArray(next?.content) ? (next.content as Obj[]) : [];
       const answered = new Set(
@@ -120,8 +121,12 @@ export function checkChat(request: Obj): string[] {
     }
     if (waiting.length > 0) problems.push(`messages[${i}] before the results of ${waiting}`);
     waiting = [];
+    if (m.role === 'assistant' && 'tool_calls' in m && !Array.isArray(m.tool_calls)) {
+      problems.push(`messages[${i}] tool_calls is not a list`);
+    }
     if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
       waiting = (m.tool_calls as Obj[]).map((c) => c.id as string);
+      if (waiting.length === 0) problems.push(`messages[${i}] empty tool_calls`);
       for (const c of m.tool_calls as Obj[]) {
         const fn = c.function as Obj;
         if (c.type !== 'function' || typeof fn?.arguments !== 'string') {
@@ -130,6 +135,7 @@ export function checkChat(request: Obj): string[] {
       }
     }
   });
+  if (waiting.length > 0) problems.push(`the calls ${waiting} are never answered`);
   return problems;
 }
 
@@ -148,5 +154,10 @@ export function checkResponses(request: Obj): string[] {
       problems.push(`input[${i}] output for ${item.call_id} before its call`);
     }
   });
+  // Every function_call needs its function_call_output ("No tool output found for function call").
+  const outputs = new Set(
+    input.filter((x: Obj) => x?.type === 'function_call_output').map((x: Obj) => x.call_id),
+  );
+  for (const id of calls) if (!outputs.has(id)) problems.push(`function_call ${id} never answered`);
   return problems;
 }

@@ -206,6 +206,331 @@ describe('streamed export equals Thread.transcript', () => {
   }, 300_000);
 });
 
+/** Imports a transcript through the mutation; the new thread's id. */
+async function importThread(format: string, transcript: unknown): Promise<string> {
+  const created = await a.execute(
+    `mutation($input: ImportTranscriptInput!) { importTranscript(input: $input) { thread { id } } }`,
+    { input: { format, transcript, agentId: 'export-test' } },
+  );
+  return created.importTranscript.thread.id as string;
+}
+
+describe('streamed export of split records equals Thread.transcript', () => {
+  it('never cuts between blocks of one Anthropic user record, in any format', async () => {
+    const user = (content: unknown[]) => ({ messages: [{ role: 'user', content }] });
+    const image = (url: string) => ({ type: 'image', source: { type: 'url', url } });
+    const threads = [
+      user([
+        { type: 'future_block', x: 1 },
+        { type: 'text', text: 'hi' },
+      ]),
+      user([
+        image('https://e.com/a.png'),
+        image('https://e.com/b.png'),
+        { type: 'document', source: { type: 'url', url: 'https://e.com/a.pdf' } },
+        { type: 'text', text: 'what?' },
+      ]),
+      {
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'a', input: {} }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'before' },
+              { type: 'tool_result', tool_use_id: 't', content: '1' },
+              { type: 'text', text: 'after' },
+            ],
+          },
+        ],
+      },
+    ];
+    for (const [k, source] of threads.entries()) {
+      const id = await importThread('ANTHROPIC_MESSAGES', source);
+      for (const format of TRANSCRIPT_FORMATS) {
+        const what = `thread ${k} as ${format}`;
+        const whole = await transcript(a, id, format);
+        const stream = await streamed(id, format, { pageItems: 1, maxTurnItems: 16 });
+        expect(JSON.stringify(stream.value), what).toBe(JSON.stringify(whole.value));
+        expect(stream.dropped, what).toEqual(whole.dropped);
+        // The HTTP route writes the same (JSONL: one value a line).
+        const text = await (await exported(id, format)).text();
+        const lines = format.endsWith('JSONL');
+        const http = lines
+          ? text
+              .trimEnd()
+              .split('\n')
+              .map((l) => JSON.parse(l))
+          : JSON.parse(text);
+        expect(JSON.stringify(http), what).toBe(JSON.stringify(whole.value));
+      }
+      // One Claude Code line holds the whole user record.
+      const cc = (await transcript(a, id, 'CLAUDE_CODE_JSONL')).value as { type: string }[];
+      expect(
+        cc.filter((l) => l.type === 'user'),
+        `thread ${k}`,
+      ).toHaveLength(k === 2 ? 2 : 1);
+    }
+  });
+
+  it('never cuts between parts of one AI SDK user message converted to another format', async () => {
+    // The converted items of one split record form one message in every format, so no codec
+    // may start a value with a later one (startsValue), else the stream splits the message.
+    const text = (t: string) => ({ type: 'text', text: t });
+    const source = [
+      {
+        id: 'u1',
+        role: 'user',
+        parts: [
+          text('look'),
+          text('at this'),
+          { type: 'file', mediaType: 'image/png', url: 'https://e.com/a.png' },
+        ],
+      },
+      { id: 'a1', role: 'assistant', parts: [text('ok')] },
+      { id: 'u2', role: 'user', parts: [text('and'), text('this')] },
+    ];
+    const id = await importThread('AI_SDK_UI_MESSAGES', source);
+    for (const format of TRANSCRIPT_FORMATS) {
+      const whole = await transcript(a, id, format);
+      const stream = await streamed(id, format, { pageItems: 1, maxTurnItems: 16 });
+      expect(JSON.stringify(stream.value), format).toBe(JSON.stringify(whole.value));
+      expect(stream.dropped, format).toEqual(whole.dropped);
+    }
+    const anthropic = (await transcript(a, id, 'ANTHROPIC_MESSAGES')).value as {
+      messages: unknown;
+    };
+    expect(anthropic.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          text('look'),
+          text('at this'),
+          { type: 'image', source: { type: 'url', url: 'https://e.com/a.png' } },
+        ],
+      },
+      { role: 'assistant', content: [text('ok')] },
+      { role: 'user', content: [text('and'), text('this')] },
+    ]);
+    const cc = (await transcript(a, id, 'CLAUDE_CODE_JSONL')).value as { type: string }[];
+    expect(cc.filter((l) => l.type === 'user')).toHaveLength(2);
+  });
+});
+
+describe('across formats: what the target cannot carry is listed, what it can is converted', () => {
+  it('empty messages, documents, refusals, file ids, image detail, is_error, a mid-thread system', async () => {
+    const empty = await importThread('OPENAI_CHAT', [
+      { role: 'user', content: '' },
+      { role: 'assistant', content: '' },
+    ]);
+    const emptyWhy =
+      'empty message: Anthropic Messages has no empty message (it refuses empty text blocks)';
+    expect(await transcript(a, empty, 'ANTHROPIC_MESSAGES')).toEqual({
+      value: { messages: [] },
+      dropped: [0, 1].map((seq) => ({
+        itemId: `${empty}:${seq}`,
+        seq,
+        what: 'the whole item',
+        why: emptyWhy,
+      })),
+    });
+
+    const pdf = 'https://e.com/a.pdf';
+    const doc = await importThread('ANTHROPIC_MESSAGES', {
+      messages: [
+        { role: 'user', content: [{ type: 'document', source: { type: 'url', url: pdf } }] },
+      ],
+    });
+    expect(await transcript(a, doc, 'OPENAI_RESPONSES')).toEqual({
+      value: [{ role: 'user', content: [{ type: 'input_file', file_url: pdf }] }],
+      dropped: [],
+    });
+    expect(await transcript(a, doc, 'AI_SDK_UI_MESSAGES')).toEqual({
+      value: [
+        {
+          id: 'msg-0',
+          role: 'user',
+          parts: [{ type: 'file', mediaType: 'application/pdf', url: pdf }],
+        },
+      ],
+      dropped: [],
+    });
+    expect(await transcript(a, doc, 'OPENAI_CHAT')).toEqual({
+      value: [{ role: 'user', content: '' }],
+      dropped: [
+        {
+          itemId: `${doc}:0`,
+          seq: 0,
+          what: 'file 0 (application/pdf)',
+          why: 'OpenAI Chat takes no such file in this message',
+        },
+      ],
+    });
+
+    const refusal = await importThread('OPENAI_RESPONSES', [
+      { role: 'user', content: 'q' },
+      {
+        type: 'message',
+        id: 'm',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'refusal', refusal: 'no' }],
+      },
+    ]);
+    expect(await transcript(a, refusal, 'OPENAI_CHAT')).toEqual({
+      value: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: '', refusal: 'no' },
+      ],
+      dropped: [],
+    });
+    const r1 = { itemId: `${refusal}:1`, seq: 1 };
+    expect(await transcript(a, refusal, 'ANTHROPIC_MESSAGES')).toEqual({
+      value: { messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }] },
+      dropped: [
+        { ...r1, what: 'refusal', why: 'Anthropic Messages has no refusal field' },
+        { ...r1, what: 'the whole item', why: emptyWhy },
+      ],
+    });
+    expect((await transcript(a, refusal, 'AI_SDK_UI_MESSAGES')).dropped).toEqual([
+      { ...r1, what: 'refusal', why: 'AI SDK UIMessage has no refusal field' },
+    ]);
+
+    const files = await importThread('OPENAI_RESPONSES', [
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'x' },
+          { type: 'input_image', image_url: 'https://e/x.png', detail: 'high' },
+          { type: 'input_file', file_id: 'file-1' },
+        ],
+      },
+    ]);
+    const f0 = { itemId: `${files}:0`, seq: 0 };
+    expect(await transcript(a, files, 'OPENAI_CHAT')).toEqual({
+      value: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'x' },
+            { type: 'image_url', image_url: { url: 'https://e/x.png', detail: 'high' } },
+          ],
+        },
+      ],
+      dropped: [
+        {
+          ...f0,
+          what: 'file 0 (file id file-1)',
+          why: 'OpenAI Chat takes no such file in this message',
+        },
+      ],
+    });
+    expect(await transcript(a, files, 'ANTHROPIC_MESSAGES')).toEqual({
+      value: {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'x' },
+              { type: 'image', source: { type: 'url', url: 'https://e/x.png' } },
+            ],
+          },
+        ],
+      },
+      dropped: [
+        {
+          ...f0,
+          what: 'image 0: detail (high)',
+          why: 'Anthropic Messages images have no detail setting',
+        },
+        {
+          ...f0,
+          what: 'file 0 (file id file-1)',
+          why: 'Anthropic Messages takes no such file in this message',
+        },
+      ],
+    });
+    expect((await transcript(a, files, 'AI_SDK_UI_MESSAGES')).dropped).toEqual([
+      {
+        ...f0,
+        what: 'image 0: detail (high)',
+        why: 'AI SDK UIMessage images have no detail setting',
+      },
+      {
+        ...f0,
+        what: 'file 0 (file id file-1)',
+        why: 'AI SDK UIMessage takes no such file in this message',
+      },
+    ]);
+
+    const chat = await importThread('OPENAI_CHAT', [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image_url', image_url: { url: 'https://x/y.png', detail: 'low' } },
+        ],
+      },
+      { role: 'system', content: 'b' },
+      { role: 'user', content: 'y' },
+      {
+        role: 'user',
+        content: [{ type: 'input_audio', input_audio: { data: 'AAA', format: 'wav' } }],
+      },
+    ]);
+    expect(await transcript(a, chat, 'OPENAI_RESPONSES')).toEqual({
+      value: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'look' },
+            { type: 'input_image', image_url: 'https://x/y.png', detail: 'low' },
+          ],
+        },
+        { role: 'system', content: 'b' },
+        { role: 'user', content: 'y' },
+        { role: 'user', content: '' },
+      ],
+      dropped: [
+        {
+          itemId: `${chat}:3`,
+          seq: 3,
+          what: 'content part 0 (input_audio)',
+          why: 'OpenAI Responses has no equivalent of this part (the neutral form carries text, images by URL, files by URL or OpenAI file id, refusals)',
+        },
+      ],
+    });
+    const anthropic = await transcript(a, chat, 'ANTHROPIC_MESSAGES');
+    expect((anthropic.value as { system: unknown }).system).toBe('b');
+    expect(anthropic.dropped).toContainEqual({
+      itemId: `${chat}:1`,
+      seq: 1,
+      what: 'position (moved to system)',
+      why: 'Anthropic Messages has one system prompt, before the messages: this system text was moved into it',
+    });
+
+    const failed = await importThread('ANTHROPIC_MESSAGES', {
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'a', input: {} }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't', content: '1', is_error: true }],
+        },
+      ],
+    });
+    expect((await transcript(a, failed, 'OPENAI_CHAT')).dropped).toEqual([
+      {
+        itemId: `${failed}:2`,
+        seq: 2,
+        what: 'isError',
+        why: 'an OpenAI Chat tool message has no error flag',
+      },
+    ]);
+  });
+});
+
 describe('Claude Code compaction', () => {
   it('an exact round trip of a session with a compact boundary reports nothing dropped', async () => {
     const line = (uuid: string, type: string, extra: Record<string, unknown>) => ({
@@ -365,31 +690,26 @@ describe('across formats: what a format cannot carry is converted or listed', ()
     const { c, texts, cited } = webSearch();
     const { value, dropped } = await transcript(a, c.id, 'OPENAI_RESPONSES');
     const assistant = (value as Record<string, unknown>[]).filter((m) => m.role === 'assistant');
-    expect(assistant).toEqual(
-      texts.map((b) =>
-        b.citations
-          ? {
-              role: 'assistant',
-              content: [
-                {
-                  type: 'output_text',
-                  text: b.text,
-                  annotations: b.citations.map((x) => ({
-                    type: 'url_citation',
-                    start_index: 0,
-                    end_index: [...b.text!].length,
-                    url: x.url,
-                    title: x.title,
-                  })),
-                },
-              ],
-            }
-          : { role: 'assistant', content: b.text },
-      ),
-    );
+    // The response's text blocks are one Anthropic message: one assistant message, a part each.
+    expect(assistant).toEqual([
+      {
+        role: 'assistant',
+        content: texts.map((b) => ({
+          type: 'output_text',
+          text: b.text,
+          annotations: (b.citations ?? []).map((x) => ({
+            type: 'url_citation',
+            start_index: 0,
+            end_index: [...b.text!].length,
+            url: x.url,
+            title: x.title,
+          })),
+        })),
+      },
+    ]);
     // "Temperature: 66°F with clear skies": 34 characters.
     expect(
-      (assistant[1]!.content as { annotations: { end_index: number }[] }[])[0]!.annotations[0]!
+      (assistant[0]!.content as { annotations: { end_index: number }[] }[])[1]!.annotations[0]!
         .end_index,
     ).toBe(34);
     expect(dropped.filter((d) => String(d.what).includes('citations'))).toEqual(

@@ -346,12 +346,13 @@ describe('modelContext', () => {
     }
   });
 
-  it('anthropic: reasoning written without a record goes back as thinking or redacted_thinking', () => {
+  it("anthropic: reasoning without an Anthropic record goes back as thinking, or redacted_thinking when the data is Anthropic's", () => {
     const at = (
       seq: number,
       type: string,
       data: Record<string, unknown>,
       responseId: string | null,
+      raw: Record<string, unknown> | null = null,
     ) =>
       ({
         id: `t:${seq}`,
@@ -359,17 +360,32 @@ describe('modelContext', () => {
         type,
         data,
         responseId,
-        raw: null,
-        rawFormat: null,
+        raw,
+        rawFormat: raw ? 'AI_SDK_UI_MESSAGES' : null,
       }) as unknown as StoredItem;
+    // An AI SDK reasoning part whose provider metadata says Anthropic (not the first part).
+    const part = {
+      type: 'reasoning',
+      text: '',
+      providerMetadata: { anthropic: { redactedData: 'ENC' } },
+    };
     const items = [
       at(0, 'message', { role: 'user', content: 'What is 2+2?' }, null),
       at(1, 'reasoning', { text: 'Simple arithmetic.', signature: 'SIG' }, 'msg_1'),
-      at(2, 'reasoning', { text: '', encryptedContent: 'ENC' }, 'msg_1'),
-      at(3, 'message', { role: 'assistant', content: '4' }, 'msg_1'),
+      at(2, 'reasoning', { text: '', encryptedContent: 'ENC' }, 'msg_1', part),
+      // No record says whose encrypted reasoning this is: not sent, listed.
+      at(3, 'reasoning', { text: '', encryptedContent: 'WHOSE' }, 'msg_1'),
+      at(4, 'message', { role: 'assistant', content: '4' }, 'msg_1'),
     ];
     const { request, dropped } = modelContext('ANTHROPIC_MESSAGES', items);
-    expect(dropped).toEqual([]);
+    expect(dropped).toEqual([
+      {
+        itemId: 't:3',
+        seq: 3,
+        what: 'reasoning (encryptedContent)',
+        why: "Anthropic takes back only its own redacted_thinking data; this encrypted reasoning is not known to be Anthropic's",
+      },
+    ]);
     expect((request.messages as Body[])[1]).toEqual({
       role: 'assistant',
       content: [
@@ -437,6 +453,10 @@ describe('the request checks catch what providers refuse', () => {
     expect(checkAnthropic({ system: '', messages: textFirst })).toHaveLength(1);
     const unanswered = [ok[0], ok[1], { role: 'user', content: 'x' }];
     expect(checkAnthropic({ system: '', messages: unanswered })).toHaveLength(1);
+    // A request may not end with calls waiting either.
+    expect(checkAnthropic({ messages: [ok[0], ok[1]] })).toEqual([
+      'messages[1] tool_use t1 unanswered next',
+    ]);
   });
   it('chat and responses', () => {
     const call = { id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } };
@@ -448,6 +468,10 @@ describe('the request checks catch what providers refuse', () => {
     expect(checkChat({ messages: early })).toHaveLength(2);
     const orphan = [{ type: 'function_call_output', call_id: 'c1', output: 'ok' }];
     expect(checkResponses({ input: orphan })).toHaveLength(1);
+    const last = [{ role: 'user', content: 'x' }, early[0]];
+    expect(checkChat({ messages: last })).toEqual(['the calls c1 are never answered']);
+    const unanswered = [{ type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' }];
+    expect(checkResponses({ input: unanswered })).toEqual(['function_call c1 never answered']);
   });
 });
 

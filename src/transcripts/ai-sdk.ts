@@ -4,15 +4,26 @@
  * One item per part (split rule, envelope.ts, along `parts`), except a tool part
  * (`tool-<name>` or `dynamic-tool`) whose state carries the output: it becomes a tool_call and a
  * tool_result item, both made from (and holding as raw) that part; encode puts the part back
- * once. text -> message; reasoning -> reasoning (providerMetadata.anthropic.signature and
+ * once. A part in state output-denied is answered too, as the AI SDK answers it for the model
+ * (convertToModelMessages): a tool_result with isError and the approval's reason, default
+ * "Tool execution denied.". Other states without output are a tool_call alone (modelContext
+ * leaves such calls out, pairs.ts). text -> message; reasoning -> reasoning (providerMetadata.anthropic.signature and
  * redactedData, providerMetadata.openai.reasoningEncryptedContent kept as typed fields); file ->
  * message with the part in parts; step-start, source-*, data-* -> other items. Assistant items
  * share the message id as responseId.
  */
 import { isJsonObject, type JsonValue } from '../json.js';
-import { dropped, isWebCitation, type Neutral, neutralOf, segmentDrops } from './common.js';
+import {
+  contentDrops,
+  dropped,
+  isWebCitation,
+  type Neutral,
+  neutralOf,
+  segmentDrops,
+} from './common.js';
 import { isEnvelope, otherType, readRecords, splitRaws, str } from './envelope.js';
 import { checkRecord } from './record-check.js';
+import { isElement, reasoningProvider, recordGroups } from './source-records.js';
 import {
   type DecodedConversation,
   type Dropped,
@@ -101,6 +112,13 @@ function partBodies(part: JsonObject, role: string): Body[] {
   if (part.state === 'output-available') {
     return [call, { toolResult: { callId, name, output: part.output ?? null, isError: false } }];
   }
+  if (part.state === 'output-denied') {
+    // The AI SDK's convertToModelMessages sends a denied call to the model as a tool result
+    // with the approval's reason (error-text), default 'Tool execution denied.'.
+    const approval = isJsonObject(part.approval) ? part.approval : {};
+    const output = str(approval.reason) ?? 'Tool execution denied.';
+    return [call, { toolResult: { callId, name, output, isError: true } }];
+  }
   if (part.state === 'output-error') {
     const output = part.errorText ?? part.output ?? null;
     return [call, { toolResult: { callId, name, output, isError: true } }];
@@ -123,13 +141,29 @@ function companion(item: StoredItem, previous: StoredItem): boolean {
 const TARGET = 'AI SDK UIMessage';
 
 /**
+ * True when encode surely starts a new UIMessage with the item (TranscriptCodec.startsValue):
+ * a UIMessage record (not one of its parts), or a converted text that is not an assistant's
+ * or has no responseId. A converted tool result goes into an earlier tool part: never. A later
+ * block of a split source record joins its record's message (recordGroups): never.
+ */
+export function startsValue(item: StoredItem): boolean {
+  if (item.rawFormat === FORMAT && item.raw !== null) {
+    return isEnvelope(item.raw) || isUiMessage(item.raw);
+  }
+  if (item.type !== 'message' || !isJsonObject(item.data) || isElement(item)) return false;
+  return item.data.role !== 'assistant' || item.responseId === null;
+}
+
+/**
  * Items back to `UIMessage[]`: messages of this format from raw; others converted (text and
  * images as file parts, reasoning with its provider metadata, tool parts with their output).
  */
 export function encode(items: readonly StoredItem[]): Encoded {
   const out: JsonObject[] = [];
   const drop: Dropped[] = [];
-  let open: { message: JsonObject; responseId: string | null } | null = null;
+  let open: { message: JsonObject; responseId: string | null; group?: string } | null = null;
+  // Items of one split source record (an Anthropic user message's blocks) make one message.
+  const groups = recordGroups(items);
   for (const unit of readRecords(items, FORMAT, () => ['parts'], isUiMessage, companion)) {
     if (unit.kind === 'record') {
       out.push(unit.value as JsonObject);
@@ -149,20 +183,34 @@ export function encode(items: readonly StoredItem[]): Encoded {
     // A text without a responseId is not known to belong to the message before it: its own
     // message (a stream may cut before it; export-stream.ts). Calls and reasoning still join it.
     const joins = n.kind !== 'text' || responseId !== null;
+    const group = groups.get(n.item.id);
+    const sameRecord =
+      open !== null && group !== undefined && open.group === group && open.message.role === role;
     if (
+      open === null ||
       !(
-        open &&
-        joins &&
-        role === 'assistant' &&
-        open.message.role === role &&
-        open.responseId === responseId
+        sameRecord ||
+        (joins &&
+          role === 'assistant' &&
+          open.message.role === role &&
+          open.responseId === responseId)
       )
     ) {
       const message: JsonObject = { id: responseId ?? `msg-${n.item.seq}`, role, parts: [] };
       out.push(message);
-      open = { message, responseId };
+      open = { message, responseId, ...(group === undefined ? {} : { group }) };
     }
-    if (n.kind === 'text') drop.push(...segmentDrops(n.item, n.segments, TARGET, isWebCitation));
+    if (n.kind === 'text') {
+      drop.push(...segmentDrops(n.item, n.segments, TARGET, isWebCitation));
+      // A file part needs a URL (or data: URL) and a media type.
+      const file = (f: { url: string | null; mediaType: string | null }) =>
+        f.url !== null && f.mediaType !== null;
+      drop.push(...contentDrops(n, TARGET, { detail: false, file, refusal: false }));
+    }
+    if (n.kind === 'reasoning' && n.encryptedContent && !reasoningMetadata(n)) {
+      const why = 'the encrypted reasoning names no provider (no source record) to put it under';
+      drop.push(dropped(n.item, 'encryptedContent', why));
+    }
     (open.message.parts as JsonValue[]).push(...partsOf(n));
   }
   return { value: out, dropped: drop };
@@ -212,6 +260,12 @@ function partsOf(n: Exclude<Neutral, { kind: 'result' }>): JsonValue[] {
     const mediaType = /^data:([^;,]+)/.exec(url)?.[1] ?? 'image/*';
     parts.push({ type: 'file', mediaType, url });
   }
+  for (const f of n.files) {
+    if (f.url === null || f.mediaType === null) continue; // listed by encode
+    const part: JsonObject = { type: 'file', mediaType: f.mediaType, url: f.url };
+    if (f.filename !== null) part.filename = f.filename;
+    parts.push(part);
+  }
   return parts;
 }
 
@@ -222,7 +276,11 @@ function reasoningMetadata(n: Extract<Neutral, { kind: 'reasoning' }>): JsonObje
     return { openai: { itemId: id, reasoningEncryptedContent: n.encryptedContent } };
   }
   if (n.signature) return { anthropic: { signature: n.signature } };
-  if (n.encryptedContent) return { anthropic: { redactedData: n.encryptedContent } };
+  // Encrypted reasoning goes under the provider it belongs to (OpenAI's is handled above; one
+  // written without a record says no provider and is listed by the caller).
+  if (n.encryptedContent && reasoningProvider(n.item) === 'anthropic') {
+    return { anthropic: { redactedData: n.encryptedContent } };
+  }
   return null;
 }
 

@@ -7,14 +7,18 @@ import { isJsonObject, type JsonValue } from '../json.js';
 import { parseArguments } from './arguments.js';
 import {
   blockOf,
+  contentDrops,
   dropped,
+  type FileRef,
   isCompaction,
+  type Neutral,
   neutralOf,
   outputText,
   segmentDrops,
   summaryText,
 } from './common.js';
-import { otherType, readRecords, valueAt } from './envelope.js';
+import { isEnvelope, otherType, readRecords, valueAt } from './envelope.js';
+import { isElement, reasoningProvider, recordGroups } from './source-records.js';
 import {
   type ContextEntry,
   type Dropped,
@@ -150,8 +154,12 @@ class Builder {
   }
 }
 
-/** Adds one item that has no record of this format: its block verbatim, or converted. */
-function addLoose(b: Builder, item: StoredItem): void {
+/**
+ * Adds one item that has no record of this format: its block verbatim, or converted.
+ * @param sameRecord the item is of the same split source record as the item before it (its
+ *   blocks join that item's message)
+ */
+function addLoose(b: Builder, item: StoredItem, sameRecord = false): void {
   const block = blockOf(item);
   if (block) {
     b.add(roleOf(item), [block], item.responseId, true);
@@ -162,26 +170,50 @@ function addLoose(b: Builder, item: StoredItem): void {
   if (n.kind === 'reasoning') {
     const block = thinkingBlock(n);
     if (block) b.add('assistant', [block], item.responseId, true);
-    else {
+    else if (n.encryptedContent && !n.signature && !n.text) {
+      const why =
+        "Anthropic takes back only its own redacted_thinking data; this encrypted reasoning is not known to be Anthropic's";
+      b.dropped.push(dropped(item, 'reasoning (encryptedContent)', why));
+    } else {
       const why = 'Anthropic takes thinking back only as its own signed thinking block';
       b.dropped.push(dropped(item, 'reasoning', why));
     }
   } else if (n.kind === 'text' && (n.role === 'system' || n.role === 'developer')) {
+    // Anthropic has one system prompt, before the messages: a system text after a message is
+    // moved there (listed: its place in the conversation is lost); its images and files have
+    // no place in it.
     b.systemTexts.push(n.text);
+    if (b.messages.length > 0) {
+      const why = `${b.target} has one system prompt, before the messages: this system text was moved into it`;
+      b.dropped.push(dropped(item, 'position (moved to system)', why));
+    }
+    b.dropped.push(...segmentDrops(item, n.segments, b.target, () => false));
+    const inSystem = { detail: false, file: () => false, refusal: false };
+    b.dropped.push(...contentDrops(n, b.target, inSystem));
+    const why = `${b.target} system prompts take text only`;
+    for (const _ of n.images) b.dropped.push(dropped(item, 'image', why));
   } else if (n.kind === 'text') {
-    // One text block per text part (Anthropic refuses empty ones): the text is not re-joined.
-    const blocks: JsonValue[] = n.segments
-      .filter((s) => s.text !== '')
-      .map((s) => ({ type: 'text', text: s.text }));
+    const blocks = textBlocks(n);
     b.dropped.push(...segmentDrops(item, n.segments, 'Anthropic Messages', () => false));
-    for (const url of n.images) blocks.push({ type: 'image', source: imageSource(url) });
+    const carries = {
+      detail: false,
+      file: (f: FileRef) => documentSource(f) !== null,
+      refusal: false,
+    };
+    b.dropped.push(...contentDrops(n, b.target, carries));
+    if (blocks.length === 0) {
+      // Anthropic refuses empty text blocks and has no empty message: listed, not silently gone.
+      const why = `empty message: ${b.target} has no empty message (it refuses empty text blocks)`;
+      b.dropped.push(dropped(item, 'the whole item', why));
+      return;
+    }
     // A text without a responseId is not known to belong to the message before it: its own
     // message (a stream may cut before it; export-stream.ts). Calls still join it.
     b.add(
       n.role === 'assistant' ? 'assistant' : 'user',
       blocks,
       item.responseId,
-      n.role === 'assistant' && item.responseId !== null,
+      (n.role === 'assistant' && item.responseId !== null) || sameRecord,
     );
   } else if (n.kind === 'call') {
     let input = n.arguments;
@@ -210,17 +242,63 @@ function addLoose(b: Builder, item: StoredItem): void {
 }
 
 /**
- * A reasoning item written without an Anthropic record, as the block Anthropic takes back:
- * `thinking` with its signature, or `redacted_thinking` with the encrypted data; null when it
- * has neither (unsigned thinking is refused by the API).
+ * The blocks of a converted text item: one text block per non-empty text part (Anthropic
+ * refuses empty ones; the text is not re-joined), then images, then documents.
  */
-function thinkingBlock(n: {
-  text: string;
-  signature: string | null;
-  encryptedContent: string | null;
-}): JsonObject | null {
+function textBlocks(n: Extract<Neutral, { kind: 'text' }>): JsonValue[] {
+  const blocks: JsonValue[] = n.segments
+    .filter((s) => s.text !== '')
+    .map((s) => ({ type: 'text', text: s.text }));
+  for (const url of n.images) blocks.push({ type: 'image', source: imageSource(url) });
+  for (const f of n.files) {
+    const source = documentSource(f);
+    if (source) blocks.push({ type: 'document', source });
+  }
+  return blocks;
+}
+
+/**
+ * An Anthropic document source for a file: a PDF by URL or inline (base64); null for what
+ * Anthropic documents do not take (another media type, an OpenAI file id).
+ */
+function documentSource(f: FileRef): JsonObject | null {
+  if (f.url === null || (f.mediaType !== null && f.mediaType !== 'application/pdf')) return null;
+  const m = /^data:([^;,]+);base64,(.*)$/s.exec(f.url);
+  if (m) return { type: 'base64', media_type: m[1]!, data: m[2]! };
+  return /^https?:/.test(f.url) ? { type: 'url', url: f.url } : null;
+}
+
+/**
+ * True when buildMessages surely starts a new message with the item, whatever came before
+ * (TranscriptCodec.startsValue of ANTHROPIC_MESSAGES; CLAUDE_CODE_JSONL asks it for items that
+ * are no line of its own): an Anthropic message record (not one of its blocks, not the system
+ * wrapper), or a converted user text, or assistant text without a responseId, that has a
+ * block. Blocks of Claude Code lines, calls, results and reasoning may join the open message,
+ * and so does a later block of a split source record of another format (recordGroups).
+ */
+export function startsMessage(item: StoredItem): boolean {
+  if (item.rawFormat === 'ANTHROPIC_MESSAGES' && item.raw !== null) {
+    return isEnvelope(item.raw) || (isJsonObject(item.raw) && typeof item.raw.role === 'string');
+  }
+  if (item.type !== 'message' || blockOf(item) || isElement(item)) return false;
+  const n = neutralOf(item, '', []);
+  if (n?.kind !== 'text' || n.role === 'system' || n.role === 'developer') return false;
+  if (n.role === 'assistant' && item.responseId !== null) return false;
+  return textBlocks(n).length > 0;
+}
+
+/**
+ * A reasoning item written without an Anthropic record, as the block Anthropic takes back:
+ * `thinking` with its signature (signatures are Anthropic's only), or `redacted_thinking` with
+ * the encrypted data when that data is Anthropic's (source-records.ts reasoningProvider: an AI
+ * SDK part with providerMetadata.anthropic; OpenAI's encrypted_content is not); null otherwise
+ * (unsigned thinking and another provider's encrypted reasoning are refused by the API).
+ */
+function thinkingBlock(n: Extract<Neutral, { kind: 'reasoning' }>): JsonObject | null {
   if (n.signature) return { type: 'thinking', thinking: n.text, signature: n.signature };
-  if (n.encryptedContent && !n.text) return { type: 'redacted_thinking', data: n.encryptedContent };
+  if (n.encryptedContent && !n.text && reasoningProvider(n.item) === 'anthropic') {
+    return { type: 'redacted_thinking', data: n.encryptedContent };
+  }
   return null;
 }
 
@@ -250,9 +328,19 @@ export function buildMessages(
   let run: StoredItem[] = [];
   const flush = () => {
     const pathOf = () => ['content'];
+    const groups = recordGroups(run);
+    let previous: StoredItem | null = null;
     for (const unit of readRecords(run, 'ANTHROPIC_MESSAGES', pathOf, isRecord)) {
       if (unit.kind === 'record') b.record(unit.value as JsonObject);
-      else addLoose(b, unit.item);
+      else {
+        const group = groups.get(unit.item.id);
+        addLoose(
+          b,
+          unit.item,
+          group !== undefined && previous !== null && groups.get(previous.id) === group,
+        );
+      }
+      previous = unit.kind === 'record' ? unit.items[unit.items.length - 1]! : unit.item;
     }
     run = [];
   };

@@ -9,10 +9,11 @@
  * system prompt is one message item with role system and raw `{system: <the value>}`.
  */
 import { isJsonObject, type JsonValue } from '../json.js';
-import { blockBody, buildMessages } from './anthropic-blocks.js';
+import { blockBody, buildMessages, startsMessage } from './anthropic-blocks.js';
 import { contextEntries } from './common.js';
 import { splitRaws, str } from './envelope.js';
 import { exchangesOf, without } from './exchanges.js';
+import { pairedEntries } from './pairs.js';
 import { checkRecord } from './record-check.js';
 import {
   type CompactionRecord,
@@ -149,18 +150,21 @@ export function encode(
   return buildMessages(items, 'encode', state);
 }
 
+/** TranscriptCodec.startsValue: see startsMessage (anthropic-blocks.ts). */
+export const startsValue = startsMessage;
+
 /**
  * The request `{system?, messages}` for the compacted context: only role and content per message,
  * consecutive same-role messages merged (roles alternate), tool_result blocks first in their user
  * message, blocks (thinking signatures included) unchanged, each compaction record a marked
- * user text block.
+ * user text block; unpaired tool calls and results left out and listed (pairs.ts).
  */
 export function modelContext(
   items: readonly StoredItem[],
   compactions: readonly CompactionRecord[] = [],
 ): ModelContext {
   const side: Dropped[] = [];
-  const entries: ContextEntry[] = contextEntries(items, compactions, side);
+  const entries: ContextEntry[] = pairedEntries(contextEntries(items, compactions, side), side);
   const { value, dropped } = buildMessages(entries, 'context');
   const request = value as JsonObject;
   // No system prompt: the key is left out (the API takes an absent system, not an empty one).

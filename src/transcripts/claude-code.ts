@@ -12,9 +12,9 @@
  * `isCompactSummary` user line that follows it.
  */
 import { isJsonObject, type JsonValue } from '../json.js';
-import { buildMessages } from './anthropic-blocks.js';
+import { buildMessages, startsMessage } from './anthropic-blocks.js';
 import { messageDrafts } from './anthropic-messages.js';
-import { isoTime, readRecords, splitRaws, str } from './envelope.js';
+import { isEnvelope, isoTime, readRecords, splitRaws, str } from './envelope.js';
 import { checkRecord } from './record-check.js';
 import {
   type CompactionDraft,
@@ -148,6 +148,19 @@ function summaryOf(line: JsonObject): string | null {
 const isLine = (raw: JsonValue) =>
   isJsonObject(raw) &&
   ('message' in raw || 'sessionId' in raw || 'uuid' in raw || 'leafUuid' in raw);
+
+/**
+ * True when encode surely starts a new line with the item (TranscriptCodec.startsValue): a
+ * session line of its own (not one of its blocks), or an item that starts an Anthropic message
+ * (startsMessage: converted items are wrapped in lines one Anthropic message each, so a block
+ * of a split Anthropic record joins the line of the blocks before it).
+ */
+export function startsValue(item: StoredItem): boolean {
+  if (item.rawFormat === FORMAT && item.raw !== null) {
+    return isEnvelope(item.raw) || isLine(item.raw);
+  }
+  return startsMessage(item);
+}
 
 /**
  * Notes a session line in `state`: a compact_boundary line, and the isCompactSummary line

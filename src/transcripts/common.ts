@@ -30,6 +30,12 @@ export type Neutral =
       text: string;
       segments: Segment[];
       images: string[];
+      /** Per image, the detail the source asked for (OpenAI `detail`), or null. */
+      details: (string | null)[];
+      /** Documents and files (Anthropic `document`, Responses `input_file`, AI SDK file parts). */
+      files: FileRef[];
+      /** Refusal texts (Responses `refusal` parts, Chat `refusal`). */
+      refusals: string[];
       item: StoredItem;
     }
   | { kind: 'call'; callId: string; name: string; arguments: JsonValue; item: StoredItem }
@@ -68,7 +74,18 @@ export function neutralOf(item: StoredItem, target: string, out: Dropped[]): Neu
       const parts = d.parts;
       const text = typeof d.content === 'string' ? d.content : partsText(parts);
       const segments = segmentsOf(item, d);
-      return { kind: 'text', role: String(d.role), text, segments, images: imageRefs(parts), item };
+      const { images, details, files, refusals } = contentOf(item, target, out);
+      return {
+        kind: 'text',
+        role: String(d.role),
+        text,
+        segments,
+        images,
+        details,
+        files,
+        refusals,
+        item,
+      };
     }
     case 'tool_call':
       return {
@@ -100,6 +117,141 @@ export function neutralOf(item: StoredItem, target: string, out: Dropped[]): Neu
       out.push(dropped(item, 'the whole item', `${target} has no ${item.type} records`));
       return null;
   }
+}
+
+/**
+ * A document or file by reference: `url` is an http(s) or data: URL; `fileId` an OpenAI file id
+ * (Chat `file.file_id`, Responses `input_file.file_id`; other providers' ids are not OpenAI's);
+ * `mediaType` when the source says or implies it (an Anthropic document is a PDF).
+ */
+export interface FileRef {
+  url: string | null;
+  fileId: string | null;
+  mediaType: string | null;
+  filename: string | null;
+}
+
+const str = (v: JsonValue | undefined): string | null => (typeof v === 'string' ? v : null);
+
+/**
+ * What a message item's content parts hold besides text: images (with OpenAI detail), files,
+ * refusals. Every part the neutral form has no field for (audio, an Anthropic file-id image or
+ * text document, a type no format shares ...) is listed in `out` as "content part k (type)":
+ * this is the one place where a converted message can lose a part, so no encoder loses one
+ * silently. Text parts are segments (segmentsOf).
+ */
+function contentOf(item: StoredItem, target: string, out: Dropped[]) {
+  const d = data(item);
+  const images: string[] = [];
+  const details: (string | null)[] = [];
+  const files: FileRef[] = [];
+  const refusals: string[] = [];
+  // Chat keeps an assistant's refusal as a message key, which decode leaves in raw.
+  const record = isEnvelope(item.raw) ? item.raw.record : item.raw;
+  if (
+    item.rawFormat === 'OPENAI_CHAT' &&
+    isJsonObject(record) &&
+    typeof record.refusal === 'string'
+  ) {
+    refusals.push(record.refusal);
+  }
+  const parts = Array.isArray(d.parts) ? d.parts : [];
+  parts.forEach((p, k) => {
+    if (!isJsonObject(p) || typeof p.text === 'string') return;
+    const image = imageRefs([p])[0];
+    if (image !== undefined) {
+      images.push(image);
+      const detail = isJsonObject(p.image_url) ? p.image_url.detail : p.detail;
+      details.push(typeof detail === 'string' ? detail : null);
+      return;
+    }
+    const file = fileRef(p);
+    if (file) {
+      files.push(file);
+      return;
+    }
+    if (p.type === 'refusal' && typeof p.refusal === 'string') {
+      refusals.push(p.refusal);
+      return;
+    }
+    const why = `${target} has no equivalent of this part (the neutral form carries text, images by URL, files by URL or OpenAI file id, refusals)`;
+    out.push(dropped(item, `content part ${k} (${String(p.type)})`, why));
+  });
+  return { images, details, files, refusals };
+}
+
+/** A file or document part of any format as a FileRef, or null when it is none (or by another provider's file id). */
+function fileRef(p: JsonObject): FileRef | null {
+  if (p.type === 'document' && isJsonObject(p.source)) {
+    // Anthropic: url and base64 sources are PDFs; text, content and file sources have no URL.
+    const src = p.source;
+    const mediaType = str(src.media_type) ?? 'application/pdf';
+    if (src.type === 'url' && typeof src.url === 'string') {
+      return { url: src.url, fileId: null, mediaType, filename: null };
+    }
+    if (src.type === 'base64' && typeof src.data === 'string') {
+      return {
+        url: `data:${mediaType};base64,${src.data}`,
+        fileId: null,
+        mediaType,
+        filename: null,
+      };
+    }
+    return null;
+  }
+  if (p.type === 'input_file') {
+    // OpenAI Responses.
+    const url = str(p.file_url) ?? str(p.file_data);
+    const fileId = str(p.file_id);
+    if (url === null && fileId === null) return null;
+    const mediaType = url ? (/^data:([^;,]+)/.exec(url)?.[1] ?? null) : null;
+    return { url, fileId, mediaType, filename: str(p.filename) };
+  }
+  if (p.type === 'file' && isJsonObject(p.file)) {
+    // OpenAI Chat: {file: {file_id} | {file_data, filename}}.
+    const url = str(p.file.file_data);
+    const fileId = str(p.file.file_id);
+    if (url === null && fileId === null) return null;
+    const mediaType = url ? (/^data:([^;,]+)/.exec(url)?.[1] ?? null) : null;
+    return { url, fileId, mediaType, filename: str(p.file.filename) };
+  }
+  if (p.type === 'file' && typeof p.url === 'string') {
+    // AI SDK (images are taken as images before this).
+    return { url: p.url, fileId: null, mediaType: str(p.mediaType), filename: str(p.filename) };
+  }
+  return null;
+}
+
+/**
+ * Dropped-list entries for what a target has no place for in a converted text item: each
+ * image's detail (`detail` false), each file `acceptFile` refuses, each refusal (`refusal`
+ * false). Each entry names the part and says why.
+ */
+export function contentDrops(
+  n: Extract<Neutral, { kind: 'text' }>,
+  target: string,
+  carries: { detail: boolean; file: (f: FileRef) => boolean; refusal: boolean },
+): Dropped[] {
+  const out: Dropped[] = [];
+  if (!carries.detail) {
+    n.details.forEach((d, k) => {
+      if (d !== null)
+        out.push(
+          dropped(n.item, `image ${k}: detail (${d})`, `${target} images have no detail setting`),
+        );
+    });
+  }
+  n.files.forEach((f, k) => {
+    if (carries.file(f)) return;
+    const ref =
+      f.fileId !== null && f.url === null ? `file id ${f.fileId}` : (f.mediaType ?? 'a file');
+    out.push(dropped(n.item, `file ${k} (${ref})`, `${target} takes no such file in this message`));
+  });
+  if (!carries.refusal) {
+    for (const _ of n.refusals)
+      out.push(dropped(n.item, 'refusal', `${target} has no refusal field`));
+  }
+  return out;
 }
 
 const objects = (v: JsonValue | undefined): JsonObject[] =>

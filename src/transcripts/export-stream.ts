@@ -8,9 +8,10 @@
  * so a stream encodes one run of whole messages at a time, with one EncodeState for the thread
  * (tool_use ids given out and calls waiting for a result, Claude Code compact boundaries), so
  * its chunks together equal one whole encode. It cuts (see `cutIndex`) where no tool call waits
- * for its result and either a user message that starts a source record (`startsTurn`) or a
- * message without a responseId (`startsMessage`) follows: no codec groups such an item with
- * the items before it. A buffer longer than MAX_TURN_ITEMS without such a place is cut where
+ * for its result and the target format's encoder surely starts a new value with the next item
+ * (TranscriptCodec.startsValue: the codec says, as it knows which items it groups; e.g.
+ * CLAUDE_CODE_JSONL puts the blocks of a split Anthropic record into one line, so it never
+ * starts a line with the second block). A buffer longer than MAX_TURN_ITEMS without such a place is cut where
  * the responseId changes. What a stream cannot reproduce exactly, compared with one whole
  * encode (test/transcripts-export.test.ts compares every fixture in every format, cut into
  * many chunks): a system text after the first chunk (ANTHROPIC_MESSAGES puts every system text
@@ -25,7 +26,6 @@ import { type ItemRecord, selectItemPage } from '../items/item.store.js';
 import { isJsonObject, type JsonValue } from '../json.js';
 import type { SizedRows } from '../read-budget.js';
 import type { ThreadRecord } from '../threads/thread.store.js';
-import { isEnvelope } from './envelope.js';
 import { selectItemsAfter } from './export.store.js';
 import { CODECS } from './index.js';
 import {
@@ -202,30 +202,6 @@ export function codecCompactions(
   }));
 }
 
-/**
- * True when a stream may cut before this item: a user message that is a whole source record
- * (or no record of `format`), so no codec groups it with the items before it.
- */
-export function startsTurn(item: StoredItem, format: TranscriptFormat): boolean {
-  if (item.type !== 'message' || !isJsonObject(item.data) || item.data.role !== 'user') {
-    return false;
-  }
-  const raw = item.raw;
-  if (raw === null || item.rawFormat !== format || isEnvelope(raw)) return true;
-  return isJsonObject(raw) && ('role' in raw || 'message' in raw);
-}
-
-/**
- * True for a message item without a responseId that is no list element of a split record of
- * `format`: every codec starts a message of its own with it (a text without a responseId is
- * not known to belong to the message before it), so a thread written without responseIds and
- * without user messages can still be cut.
- */
-function startsMessage(item: StoredItem, format: TranscriptFormat): boolean {
-  if (item.type !== 'message' || item.responseId !== null) return false;
-  return item.raw === null || item.rawFormat !== format || isEnvelope(item.raw);
-}
-
 /** Tool calls not answered yet, by callId (a count: callIds are re-used). */
 type OpenCalls = Map<string, number>;
 
@@ -242,8 +218,8 @@ function track(open: OpenCalls, item: StoredItem): void {
 
 /**
  * Where to cut `items` (an index > 0), or 0 for nowhere yet: the last place where no tool call
- * waits for its result (calls still open from earlier chunks in `open`) and a turn or a message
- * without a responseId starts. A buffer longer than `maxTurnItems` without such a place is cut
+ * waits for its result (calls still open from earlier chunks in `open`) and the format's encoder
+ * surely starts a new value (its codec's startsValue: it groups nothing before with the item). A buffer longer than `maxTurnItems` without such a place is cut
  * where the responseId changes: where no call waits if there is such a place, else anywhere
  * (an AI SDK tool result cut from its call is then listed as dropped).
  */
@@ -253,6 +229,7 @@ function cutIndex(
   open: OpenCalls,
   maxTurnItems: number,
 ): number {
+  const codec = CODECS[format]!;
   const calls = new Map(open);
   let cut = 0;
   let calm = 0;
@@ -260,9 +237,9 @@ function cutIndex(
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     if (i > 0) {
-      const turn = startsTurn(item, format);
-      const change = turn || item.responseId !== items[i - 1]!.responseId;
-      if (calls.size === 0 && (turn || startsMessage(item, format))) cut = i;
+      const starts = codec.startsValue(item);
+      const change = starts || item.responseId !== items[i - 1]!.responseId;
+      if (calls.size === 0 && starts) cut = i;
       if (calls.size === 0 && change) calm = i;
       if (change) forced = i;
     }

@@ -56,26 +56,35 @@ function hinted(decode: (source: unknown) => DecodedConversation[]) {
 
 /** decode/encode per format. decode refuses records of another format (record-check.ts). */
 export const CODECS: Partial<Record<TranscriptFormat, TranscriptCodec>> = {
-  OPENAI_CHAT: { format: 'OPENAI_CHAT', decode: hinted(chat.decode), encode: chat.encode },
+  OPENAI_CHAT: {
+    format: 'OPENAI_CHAT',
+    decode: hinted(chat.decode),
+    encode: chat.encode,
+    startsValue: chat.startsValue,
+  },
   OPENAI_RESPONSES: {
     format: 'OPENAI_RESPONSES',
     decode: hinted(responses.decode),
     encode: responses.encode,
+    startsValue: responses.startsValue,
   },
   ANTHROPIC_MESSAGES: {
     format: 'ANTHROPIC_MESSAGES',
     decode: hinted(anthropic.decode),
     encode: anthropic.encode,
+    startsValue: anthropic.startsValue,
   },
   CLAUDE_CODE_JSONL: {
     format: 'CLAUDE_CODE_JSONL',
     decode: hinted(claudeCode.decode),
     encode: claudeCode.encode,
+    startsValue: claudeCode.startsValue,
   },
   AI_SDK_UI_MESSAGES: {
     format: 'AI_SDK_UI_MESSAGES',
     decode: hinted(aiSdk.decode),
     encode: aiSdk.encode,
+    startsValue: aiSdk.startsValue,
   },
 };
 

@@ -13,17 +13,21 @@ import { isJsonObject, type JsonValue } from '../json.js';
 import { parseArguments } from './arguments.js';
 import {
   argumentsText,
+  contentDrops,
   contextEntries,
   dropped,
   isCompaction,
+  type Neutral,
   neutralOf,
   outputText,
   type Segment,
   segmentDrops,
   summaryText,
 } from './common.js';
-import { readRecords, splitRaws, str } from './envelope.js';
+import { isEnvelope, readRecords, splitRaws, str } from './envelope.js';
+import { chatToolOrder, pairedEntries } from './pairs.js';
 import { checkRecord } from './record-check.js';
+import { isElement, recordGroups } from './source-records.js';
 import {
   type CompactionRecord,
   type DecodedConversation,
@@ -171,12 +175,16 @@ const TARGET = 'OpenAI Chat';
  * (text, images by URL, tool calls and results); reasoning and other types are dropped, and so
  * are what Chat messages have no field for: citations and annotations on text, images in an
  * assistant message (its content takes text and refusal parts only). An assistant message's
- * several text parts stay apart as `{type: "text"}` parts.
+ * several text parts stay apart as `{type: "text"}` parts. Converted text items of one split
+ * source record (an Anthropic user message's blocks; source-records.ts) make one message.
  */
 export function encode(items: readonly StoredItem[]): Encoded {
   const out: JsonValue[] = [];
   const drop: Dropped[] = [];
   let open: { message: JsonObject; responseId: string | null } | null = null;
+  // Items of one split source record (an Anthropic user message's blocks) make one message.
+  const groups = recordGroups(items);
+  let openText: { message: JsonObject; group: string } | null = null;
   for (const unit of readRecords(items, FORMAT, pathOf, isChatMessage)) {
     if (unit.kind === 'record') {
       out.push(unit.value);
@@ -185,11 +193,21 @@ export function encode(items: readonly StoredItem[]): Encoded {
     }
     const n = neutralOf(unit.item, TARGET, drop);
     if (!n) continue;
-    if (n.kind === 'text') drop.push(...segmentDrops(n.item, n.segments, TARGET, () => false));
+    if (n.kind === 'text') {
+      drop.push(...segmentDrops(n.item, n.segments, TARGET, () => false));
+      // Chat takes files only by OpenAI's own upload; refusals on an assistant message.
+      const assistant = n.role === 'assistant';
+      drop.push(
+        ...contentDrops(n, TARGET, { detail: !assistant, file: () => false, refusal: assistant }),
+      );
+    }
     if (n.kind === 'text' && n.role === 'assistant' && n.images.length > 0) {
       const why = 'an OpenAI Chat assistant message takes text and refusal parts only, no images';
       for (const _ of n.images) drop.push(dropped(n.item, 'image', why));
-      if (n.segments.length === 0) continue;
+      if (n.segments.length === 0 && n.refusals.length === 0) continue;
+    }
+    if (n.kind === 'result' && n.isError) {
+      drop.push(dropped(n.item, 'isError', 'an OpenAI Chat tool message has no error flag'));
     }
     if (n.kind === 'reasoning') {
       drop.push(dropped(n.item, 'reasoning', 'OpenAI Chat messages carry no reasoning'));
@@ -201,17 +219,30 @@ export function encode(items: readonly StoredItem[]): Encoded {
     // message (a stream may cut before it; export-stream.ts). Calls still join it.
     const joins = n.kind === 'call' || responseId !== null;
     if (assistantSide && joins && open && open.responseId === responseId) {
-      appendToAssistant(open.message, n);
+      appendToAssistant(open.message, n, drop);
       continue;
     }
     open = null;
     if (n.kind === 'result') {
       out.push({ role: 'tool', tool_call_id: n.callId, content: outputText(n.output) });
     } else if (n.kind === 'text' && n.role !== 'assistant') {
-      out.push({ role: n.role, content: chatContent(n.segments, n.images) });
+      const group = groups.get(n.item.id);
+      const last = out[out.length - 1];
+      if (openText && openText.message === last && openText.group === group) {
+        if (openText.message.role === n.role) {
+          openText.message.content = joinedContent(openText.message.content, n);
+          continue;
+        }
+      }
+      const message: JsonObject = {
+        role: n.role,
+        content: chatContent(n.segments, n.images, n.details),
+      };
+      out.push(message);
+      openText = group === undefined ? null : { message, group };
     } else {
       const message: JsonObject = { role: 'assistant', content: null };
-      appendToAssistant(message, n);
+      appendToAssistant(message, n, drop);
       out.push(message);
       open = { message, responseId };
     }
@@ -219,7 +250,11 @@ export function encode(items: readonly StoredItem[]): Encoded {
   return { value: out, dropped: drop };
 }
 
-function appendToAssistant(message: JsonObject, n: ReturnType<typeof neutralOf>): void {
+function appendToAssistant(
+  message: JsonObject,
+  n: ReturnType<typeof neutralOf>,
+  drop: Dropped[],
+): void {
   if (n?.kind === 'call') {
     const calls = (message.tool_calls ?? []) as JsonValue[];
     calls.push({
@@ -229,6 +264,11 @@ function appendToAssistant(message: JsonObject, n: ReturnType<typeof neutralOf>)
     });
     message.tool_calls = calls;
   } else if (n?.kind === 'text') {
+    // The message's refusal field holds one refusal; a second one has no place.
+    for (const refusal of n.refusals) {
+      if (message.refusal === undefined) message.refusal = refusal;
+      else drop.push(dropped(n.item, 'refusal', 'an OpenAI Chat message has one refusal field'));
+    }
     // Text parts of one response stay apart (a string while there is one): joining them would
     // add text the model never wrote.
     const before = message.content;
@@ -245,13 +285,55 @@ function appendToAssistant(message: JsonObject, n: ReturnType<typeof neutralOf>)
 const textPart = (text: string): JsonObject => ({ type: 'text', text });
 
 /**
+ * True when encode surely starts a new message with the item (TranscriptCodec.startsValue): a
+ * Chat record (not one of its tool_calls elements), a converted tool result, a converted
+ * non-assistant text, or an assistant text without a responseId that has text (one with images
+ * only is left out and keeps the open message open). A later block of a split source record
+ * (source-records.ts isElement) may join its record's message: never.
+ */
+export function startsValue(item: StoredItem): boolean {
+  if (item.rawFormat === FORMAT && item.raw !== null) {
+    return isEnvelope(item.raw) || isChatMessage(item.raw);
+  }
+  if (item.type === 'tool_result') return true;
+  if (isElement(item)) return false;
+  const n = item.type === 'message' ? neutralOf(item, TARGET, []) : null;
+  if (n?.kind !== 'text') return false;
+  if (n.role !== 'assistant') return true;
+  return item.responseId === null && (n.segments.length > 0 || n.refusals.length > 0);
+}
+
+/**
+ * A user (system, developer) message's content with a later text item of the same source
+ * record added: text and image parts in item order, a string while it is one text part.
+ */
+function joinedContent(before: JsonValue | undefined, n: Extract<Neutral, { kind: 'text' }>) {
+  const parts: JsonValue[] =
+    typeof before === 'string' ? (before === '' ? [] : [textPart(before)]) : [];
+  if (Array.isArray(before)) parts.push(...before);
+  const added = chatContent(n.segments, n.images, n.details);
+  if (typeof added === 'string') {
+    if (added !== '') parts.push(textPart(added));
+  } else parts.push(...(added as JsonValue[]));
+  const only = parts.length === 1 && isJsonObject(parts[0]) && parts[0].type === 'text';
+  return only ? (parts[0] as JsonObject).text! : parts;
+}
+
+/**
  * Chat content of a user, system or developer message: a string when it is one text part, else
  * text parts (unjoined) then image_url parts.
  */
-export function chatContent(segments: readonly Segment[], images: readonly string[]): JsonValue {
+export function chatContent(
+  segments: readonly Segment[],
+  images: readonly string[],
+  details: readonly (string | null)[] = [],
+): JsonValue {
   if (images.length === 0 && segments.length <= 1) return segments[0]?.text ?? '';
   const parts: JsonValue[] = segments.filter((s) => s.text !== '').map((s) => textPart(s.text));
-  for (const url of images) parts.push({ type: 'image_url', image_url: { url } });
+  images.forEach((url, k) => {
+    const detail = details[k];
+    parts.push({ type: 'image_url', image_url: detail ? { url, detail } : { url } });
+  });
   return parts;
 }
 
@@ -277,7 +359,8 @@ function requestMessages(message: JsonObject): JsonObject[] {
 /**
  * The request `{messages}` for the compacted context: messages as encode gives them, reduced to
  * the keys the API takes; each compaction record a marked user message in place of the items it
- * covers.
+ * covers; unpaired tool calls and results left out and listed, and the tool messages right after
+ * their assistant message (pairs.ts).
  */
 export function modelContext(
   items: readonly StoredItem[],
@@ -292,7 +375,7 @@ export function modelContext(
     drop.push(...d);
     run = [];
   };
-  for (const entry of contextEntries(items, compactions, drop)) {
+  for (const entry of pairedEntries(contextEntries(items, compactions, drop), drop)) {
     if (!isCompaction(entry)) {
       run.push(entry);
       continue;
@@ -301,5 +384,5 @@ export function modelContext(
     messages.push({ role: 'user', content: summaryText(entry) });
   }
   flush();
-  return { request: { messages }, dropped: drop };
+  return { request: { messages: chatToolOrder(messages as JsonObject[]) }, dropped: drop };
 }

@@ -13,8 +13,10 @@ import { isJsonObject, type JsonValue } from '../json.js';
 import { parseArguments } from './arguments.js';
 import {
   argumentsText,
+  contentDrops,
   contextEntries,
   dropped,
+  type FileRef,
   isCompaction,
   isWebCitation,
   type Neutral,
@@ -26,7 +28,9 @@ import {
 } from './common.js';
 import { isoTime, otherType, readRecords, str } from './envelope.js';
 import { exchangesOf, without } from './exchanges.js';
+import { pairedEntries } from './pairs.js';
 import { checkRecord, isInstructionsRecord } from './record-check.js';
+import { isElement, recordGroups } from './source-records.js';
 import {
   type CompactionRecord,
   type DecodedConversation,
@@ -193,22 +197,65 @@ function itemDraft(item: JsonValue, origin: Origin, where: string): ItemDraft {
  * messages, function_call, function_call_output). Reasoning from other providers and other item
  * types are dropped. The item of a request's instructions is left out: they are a request key
  * beside the item list, as model and tools are (modelContext sends them as `instructions`).
+ * Converted messages of one split source record (an Anthropic message's blocks; source-records.ts)
+ * make one message, a content part each.
  */
 export function encode(items: readonly StoredItem[]): Encoded {
   const out: JsonValue[] = [];
   const drop: Dropped[] = [];
   const rest = items.filter((item) => !isInstructions(item));
+  // Converted items of one split source record (an Anthropic user message's blocks) make one
+  // message: `open` is the last message converted from such a record.
+  const groups = recordGroups(rest);
+  let open: { message: JsonObject; group: string } | null = null;
   for (const unit of readRecords(rest, FORMAT, () => [], isJsonObject)) {
-    if (unit.kind === 'record') out.push(unit.value);
-    else {
-      const converted = convert(unit.item, drop);
-      if (converted) out.push(converted);
+    if (unit.kind === 'record') {
+      out.push(unit.value);
+      continue;
     }
+    const converted = convert(unit.item, drop);
+    if (!converted) continue;
+    const group = groups.get(unit.item.id);
+    const isMessage = typeof converted.role === 'string' && converted.type === undefined;
+    if (
+      isMessage &&
+      open &&
+      out[out.length - 1] === open.message &&
+      open.group === group &&
+      open.message.role === converted.role
+    ) {
+      const role = String(converted.role);
+      open.message.content = [
+        ...contentParts(open.message.content, role),
+        ...contentParts(converted.content, role),
+      ];
+      continue;
+    }
+    out.push(converted);
+    open = isMessage && group !== undefined ? { message: converted, group } : null;
   }
   return { value: out, dropped: drop };
 }
 
 const TARGET = 'OpenAI Responses';
+
+/**
+ * True when encode surely starts a new element of the item list with the item
+ * (TranscriptCodec.startsValue): every item but a later block of a split source record
+ * (source-records.ts isElement), which may join its record's message as a content part.
+ */
+export const startsValue = (item: StoredItem): boolean => !isElement(item);
+
+/** A converted message's content as parts: a string is one input_text (output_text) part. */
+function contentParts(content: JsonValue | undefined, role: string): JsonValue[] {
+  if (Array.isArray(content)) return content;
+  if (typeof content !== 'string' || content === '') return [];
+  return [
+    role === 'assistant'
+      ? { type: 'output_text', text: content, annotations: [] }
+      : { type: 'input_text', text: content },
+  ];
+}
 
 function convert(item: StoredItem, drop: Dropped[]): JsonObject | null {
   const n = neutralOf(item, TARGET, drop);
@@ -216,15 +263,19 @@ function convert(item: StoredItem, drop: Dropped[]): JsonObject | null {
   switch (n.kind) {
     case 'text': {
       if (n.role === 'assistant') return assistantMessage(n, drop);
-      if (n.images.length === 0 && n.segments.length <= 1) {
-        drop.push(...segmentDrops(item, n.segments, TARGET, () => false));
+      drop.push(...segmentDrops(item, n.segments, TARGET, () => false));
+      drop.push(...contentDrops(n, TARGET, { detail: true, file: () => true, refusal: false }));
+      if (n.images.length === 0 && n.files.length === 0 && n.segments.length <= 1) {
         return { role: n.role, content: n.segments[0]?.text ?? '' };
       }
-      drop.push(...segmentDrops(item, n.segments, TARGET, () => false));
       const parts: JsonValue[] = n.segments
         .filter((s) => s.text !== '')
         .map((s) => ({ type: 'input_text', text: s.text }));
-      for (const url of n.images) parts.push({ type: 'input_image', image_url: url });
+      n.images.forEach((url, k) => {
+        const detail = n.details[k];
+        parts.push({ type: 'input_image', image_url: url, ...(detail ? { detail } : {}) });
+      });
+      for (const f of n.files) parts.push(inputFile(f));
       return { role: n.role, content: parts };
     }
     case 'call':
@@ -235,11 +286,29 @@ function convert(item: StoredItem, drop: Dropped[]): JsonObject | null {
         arguments: argumentsText(n.arguments),
       };
     case 'result':
+      if (n.isError) {
+        drop.push(
+          dropped(item, 'isError', 'an OpenAI Responses function_call_output has no error flag'),
+        );
+      }
       return { type: 'function_call_output', call_id: n.callId, output: outputText(n.output) };
     case 'reasoning':
       drop.push(dropped(item, 'reasoning', 'OpenAI takes back only its own reasoning items'));
       return null;
   }
+}
+
+/**
+ * An `input_file` part: by OpenAI file id, by URL (`file_url`), or inline (`file_data`, a data:
+ * URL, as the API takes it).
+ */
+function inputFile(f: FileRef): JsonObject {
+  const part: JsonObject = { type: 'input_file' };
+  if (f.fileId !== null) part.file_id = f.fileId;
+  else if (f.url?.startsWith('data:')) part.file_data = f.url;
+  else if (f.url !== null) part.file_url = f.url;
+  if (f.filename !== null) part.filename = f.filename;
+  return part;
 }
 
 /**
@@ -261,11 +330,14 @@ function assistantMessage(
     'an OpenAI Responses assistant message takes output_text and refusal parts only, no images';
   for (const _ of n.images) drop.push(dropped(item, 'image', why));
   drop.push(...segmentDrops(item, n.segments, TARGET, isWebCitation));
-  if (n.segments.length === 0)
-    return n.images.length > 0 ? null : { role: 'assistant', content: '' };
+  drop.push(...contentDrops(n, TARGET, { detail: true, file: () => false, refusal: true }));
+  const refusals = n.refusals.map((refusal) => ({ type: 'refusal', refusal }));
+  if (n.segments.length === 0 && refusals.length === 0)
+    return n.images.length > 0 || n.files.length > 0 ? null : { role: 'assistant', content: '' };
   const cited = n.segments.some((s) => s.citations.some(isWebCitation));
-  if (!cited && n.segments.length === 1) return { role: 'assistant', content: n.segments[0]!.text };
-  const content = n.segments.map((s, k) => {
+  if (!cited && n.segments.length === 1 && refusals.length === 0)
+    return { role: 'assistant', content: n.segments[0]!.text };
+  const texts = n.segments.map((s, k) => {
     const web = s.citations.filter(isWebCitation);
     if (web.length > 0) {
       const why = 'a url_citation annotation carries url, title and the span only';
@@ -283,12 +355,15 @@ function assistantMessage(
     }));
     return { type: 'output_text', text: s.text, annotations };
   });
-  return { role: 'assistant', content };
+  // A Chat refusal beside empty content: the refusal alone.
+  const content = refusals.length > 0 ? texts.filter((t) => t.text !== '') : texts;
+  return { role: 'assistant', content: [...content, ...refusals] };
 }
 
 /**
  * The request `{input}` for the compacted context: items as encode gives them, each compaction
- * record a marked user message in place of the items it covers.
+ * record a marked user message in place of the items it covers; unpaired tool calls and results
+ * left out and listed (pairs.ts).
  */
 export function modelContext(
   items: readonly StoredItem[],
@@ -303,7 +378,9 @@ export function modelContext(
     drop.push(...d);
     run = [];
   };
-  for (const entry of contextEntries(items, compactions, drop)) {
+  // A reasoning item of this format is taken only with the item it led to (pairs.ts).
+  const leadsIn = (item: StoredItem) => item.type === 'reasoning' && item.rawFormat === FORMAT;
+  for (const entry of pairedEntries(contextEntries(items, compactions, drop), drop, leadsIn)) {
     if (!isCompaction(entry)) {
       run.push(entry);
       continue;

@@ -192,6 +192,13 @@ export interface TranscriptCodec {
     compactions?: readonly CompactionRecord[],
     state?: EncodeState,
   ): Encoded;
+  /**
+   * True when encode surely begins a new value (message, line, array element) with this item
+   * and lets nothing before it continue past it, whatever came before: a stream
+   * (export-stream.ts) may cut before it. False when encode may group it with the items before
+   * it (a list element of a split record, a block that joins the open message, a tool call).
+   */
+  startsValue(item: StoredItem): boolean;
 }
 
 /** A source value that cannot be decoded; `location` is a path like "messages[3].content[1]". */
