@@ -6,12 +6,13 @@
  *
  *   POST /append     {variables: {t, items}}          one transaction: UPDATE ... RETURNING + multi-row INSERT
  *   POST /page       {variables: {t, after?, n}}      thread row + items page (like Thread.items)
- *   POST /threads    {variables: {n}}                 the thread list, updatedAt DESC, id ASC
+ *   POST /threads    {variables: {n, agent?}}         the thread list (of one agent), updatedAt DESC, id ASC
  *   POST /broadcast  {items: [{seq, content}]}        raw ws broadcast to every /raw-ws client
  *   GET  /healthz
  *   WS   /raw-ws     speaks just enough graphql-ws (connection_ack, remembers the subscribe id)
  *
- * Env: DATABASE_URL, PORT, HOST (127.0.0.1), DB_POOL_SIZE (10, like the app).
+ * Env: DATABASE_URL, PORT, HOST (127.0.0.1), DB_POOL_SIZE (10, like the app),
+ * SQLITE_SYNCHRONOUS (FULL, the app's default: the same durability per commit as the app).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
@@ -24,6 +25,7 @@ const host = process.env.HOST ?? '127.0.0.1';
 const poolSize = Number(process.env.DB_POOL_SIZE ?? 10);
 const tenantId = 'local';
 const isPg = /^postgres(ql)?:\/\//.test(url);
+const synchronous = process.env.SQLITE_SYNCHRONOUS?.toUpperCase() === 'NORMAL' ? 'NORMAL' : 'FULL';
 
 interface ThreadRow {
   tenantId: string;
@@ -59,7 +61,7 @@ interface Store {
     after: number | null,
     n: number,
   ): Promise<{ thread: ThreadRow | null; rows: ItemRow[] }>;
-  threads(n: number): Promise<ThreadRow[]>;
+  threads(n: number, agentId: string | null): Promise<ThreadRow[]>;
 }
 
 // The statements Prisma emits for the app (see db.statements.log), with the same shapes.
@@ -93,7 +95,7 @@ const ITEM_COLS = [
 function sqliteStore(path: string): Store {
   const db = new Database(path, { timeout: 10_000 });
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma(`synchronous = ${synchronous}`);
   db.pragma('foreign_keys = ON');
   const q = (table: string, cols: string[]) =>
     cols.map((c) => `\`main\`.\`${table}\`.\`${c}\``).join(', ');
@@ -125,6 +127,10 @@ function sqliteStore(path: string): Store {
   );
   const threadList = db.prepare(
     `SELECT * FROM "Thread" WHERE "tenantId" = ? AND "archived" = ?
+          ORDER BY "updatedAt" DESC, "id" ASC LIMIT ?`,
+  );
+  const agentThreadList = db.prepare(
+    `SELECT * FROM "Thread" WHERE "tenantId" = ? AND "agentId" = ? AND "archived" = ?
           ORDER BY "updatedAt" DESC, "id" ASC LIMIT ?`,
   );
   const iso = (d: Date) => d.toISOString().replace('Z', '+00:00');
@@ -163,7 +169,10 @@ function sqliteStore(path: string): Store {
       ) as ItemRow[];
       return { thread, rows };
     },
-    threads: async (n) => threadList.all(tenantId, 0, n + 1) as ThreadRow[],
+    threads: async (n, agentId) =>
+      (agentId === null
+        ? threadList.all(tenantId, 0, n + 1)
+        : agentThreadList.all(tenantId, agentId, 0, n + 1)) as ThreadRow[],
   };
 }
 
@@ -188,6 +197,8 @@ function postgresStore(connectionString: string): Store {
   const itemsLast = items('DESC');
   const threadList = `SELECT * FROM "Thread" WHERE "tenantId" = $1 AND "archived" = $2
           ORDER BY "updatedAt" DESC, "id" COLLATE "C" ASC LIMIT $3`;
+  const agentThreadList = `SELECT * FROM "Thread" WHERE "tenantId" = $1 AND "agentId" = $2 AND "archived" = $3
+          ORDER BY "updatedAt" DESC, "id" COLLATE "C" ASC LIMIT $4`;
   return {
     async append(threadId, rows, now) {
       const client = await pool.connect();
@@ -246,7 +257,11 @@ function postgresStore(connectionString: string): Store {
       ]);
       return { thread, rows };
     },
-    threads: async (n) => (await pool.query<ThreadRow>(threadList, [tenantId, false, n + 1])).rows,
+    threads: async (n, agentId) =>
+      (agentId === null
+        ? await pool.query<ThreadRow>(threadList, [tenantId, false, n + 1])
+        : await pool.query<ThreadRow>(agentThreadList, [tenantId, agentId, false, n + 1])
+      ).rows,
   };
 }
 
@@ -332,7 +347,20 @@ async function handle(
   }
   if (path === '/threads') {
     const n = Number(v.n ?? 50);
-    const rows = (await store.threads(n)).slice(0, n);
+    const agent = v.agent === undefined || v.agent === null ? null : String(v.agent);
+    const all = await store.threads(n, agent);
+    const rows = all.slice(0, n);
+    const last = rows.at(-1);
+    // The agent's list is what a UI pages through: it asks for pageInfo too.
+    const pageInfo =
+      agent === null
+        ? undefined
+        : {
+            hasNextPage: all.length > n,
+            endCursor: last
+              ? cursor({ u: new Date(last.updatedAt).getTime(), i: last.id })
+              : null,
+          };
     return {
       data: {
         threads: {
@@ -345,6 +373,7 @@ async function handle(
               itemCount: Number(t.itemCount),
             },
           })),
+          pageInfo,
         },
       },
     };

@@ -3,7 +3,10 @@
  * bench/run.ts, driven over IPC). Everything goes to 127.0.0.1 and is bounded in count or time.
  *
  *   cannon      autocannon: N connections for D seconds (or `amount` requests); connection i
- *               sends bodies[i % bodies.length]; a body with "errors" counts as a mismatch
+ *               sends bodies[i % bodies.length], or with `perRequest` request k (over all
+ *               connections) sends bodies[k % bodies.length] (a pool of random draws: each
+ *               request a different thread and position); a body with "errors" counts as a
+ *               mismatch
  *   latency     sequential requests on one keep-alive connection; per-request latency in ms
  *   follow      opens N graphql-ws followers of a thread (plain `ws` speaking the protocol, so
  *               the client costs the same for threadstore and for the raw ws baseline)
@@ -35,8 +38,10 @@ async function cannon(c: {
   connections: number;
   durationSec?: number;
   amount?: number;
+  perRequest?: boolean;
 }): Promise<CannonResult> {
   let next = 0;
+  let nextRequest = 0;
   let mismatches = 0;
   const started = performance.now();
   const result = await autocannon({
@@ -46,8 +51,23 @@ async function cannon(c: {
     connections: c.connections,
     ...(c.amount ? { amount: c.amount } : { duration: c.durationSec ?? 3 }),
     timeout: 30,
+    // Rebuilt before every request: the next body of the pool, in the same order for every
+    // target compared.
+    ...(c.perRequest
+      ? {
+          requests: [
+            {
+              method: 'POST' as const,
+              setupRequest: (req: autocannon.Request) => ({
+                ...req,
+                body: c.bodies[nextRequest++ % c.bodies.length]!,
+              }),
+            },
+          ],
+        }
+      : {}),
     setupClient: (client) => {
-      client.setBody(c.bodies[next++ % c.bodies.length]!);
+      if (!c.perRequest) client.setBody(c.bodies[next++ % c.bodies.length]!);
       client.on('body', (body: Buffer) => {
         if (body.includes('"errors"')) mismatches++;
       });

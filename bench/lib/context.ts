@@ -69,6 +69,8 @@ export interface Target {
   name: string;
   url: string;
   bodies: string[];
+  /** Each request takes the next body of `bodies` (else each connection keeps one body). */
+  perRequest?: boolean;
 }
 
 export interface Comparison {
@@ -101,6 +103,7 @@ export async function compareThroughput(
       cmd: 'cannon',
       url: t.url,
       bodies: t.bodies,
+      perRequest: t.perRequest,
       connections,
       durationSec: ctx.quick ? 0.5 : 1,
     });
@@ -111,6 +114,7 @@ export async function compareThroughput(
         cmd: 'cannon',
         url: t.url,
         bodies: t.bodies,
+        perRequest: t.perRequest,
         connections,
         durationSec: ctx.cannonSec,
       });
@@ -167,15 +171,17 @@ export function profileApp(
   bodies: string[],
   connections: number,
   env: Record<string, string> = {},
+  perRequest = false,
 ): Promise<ProfileSummary> {
   return profileWith(ctx, label, env, async (app, measure) => {
     const url = `${app.url}/graphql`;
-    await ctx.load.call({ cmd: 'cannon', url, bodies, connections, durationSec: 1 });
+    await ctx.load.call({ cmd: 'cannon', url, bodies, perRequest, connections, durationSec: 1 });
     await measure(() =>
       ctx.load.call({
         cmd: 'cannon',
         url,
         bodies,
+        perRequest,
         connections,
         durationSec: Math.max(ctx.cannonSec, 2),
       }),

@@ -1,19 +1,25 @@
 /**
- * Child processes of the bench: the app (`node --import tsx src/main.ts`), the bare baseline
- * server and PostGraphile, all started by the test kit's spawnServer (test/testkit/process.ts),
- * and the load generator (bench/load.ts, driven over IPC). Everything listens on 127.0.0.1 only.
+ * Child processes of the bench: the app (`node --import tsx src/main.ts`, exactly as `npm start`
+ * runs it: appEnv, APP_COMMAND), the bare baseline server and PostGraphile, each with its output
+ * in a file, and the load generator (bench/load.ts, driven over IPC). Everything listens on
+ * 127.0.0.1 only.
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import {
-  root,
-  type ServerProcess,
-  type SpawnOptions,
-  spawnServer,
-  startServer,
-  stopProcess,
-} from '../../test/testkit/process.js';
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseEnv } from '../../src/env.js';
+import { graphqlClient } from '../../test/testkit/graphql.js';
+import { freePort, root, type ServerProcess, stopProcess } from '../../test/testkit/process.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -32,19 +38,107 @@ process.once('exit', () => {
 export interface Server extends ServerProcess {
   /** Resident set size of the process now, in bytes (Linux /proc). */
   rss(): number;
+  /** The file the process's stdout and stderr go to (deleted when it is stopped). */
+  logFile: string;
+}
+
+/** Where the servers' output goes: one file per process, deleted when it is stopped. */
+export const logDir = join(tmpdir(), `threadstore-bench-${process.pid}`);
+
+/** The last `limit` characters of a file ('' when it is gone). */
+function tailOf(file: string, limit = 20_000): string {
+  try {
+    const size = statSync(file).size;
+    const fd = openSync(file, 'r');
+    try {
+      const length = Math.min(size, limit);
+      const buffer = Buffer.alloc(length);
+      readSync(fd, buffer, 0, length, size - length);
+      return buffer.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
+
+interface BenchSpawn {
+  name: string;
+  /** node flags, then the script. */
+  nodeArgs: string[];
+  /** The whole environment of the child (PORT is added). */
+  env: Record<string, string>;
+  /** The request that answers 200 once the server is ready (default GET /healthz). */
+  health?: { path: string; init?: RequestInit };
 }
 
 /**
- * Starts a server as the test kit does, tracked (killed when the bench exits), quieter (LOG_LEVEL
- * warn), with a minute to get ready and the last 20,000 characters of output kept.
+ * Spawns a server of the bench on a free loopback port with stdout and stderr going to a file
+ * (a sink that never slows it: an unread pipe would block pino's synchronous writes, and a pipe
+ * read by the orchestrator costs the orchestrator CPU on the same 2 cores); resolves once the
+ * health request answers 200 (at most 60 s), tracked so it dies with the bench.
+ * @throws Error with the end of its output when it exits or is not ready in time
  */
-async function benchServer(
-  start: (
-    options: Pick<SpawnOptions, 'timeoutMs' | 'outputLimit' | 'onSpawn'>,
-  ) => Promise<ServerProcess>,
-): Promise<Server> {
-  const server = await start({ timeoutMs: 60_000, outputLimit: 20_000, onSpawn: track });
-  return { ...server, rss: () => rssOf(server.process.pid!) };
+async function spawnBenchServer(options: BenchSpawn): Promise<Server> {
+  const { name, health = { path: '/healthz' } } = options;
+  const port = await freePort();
+  mkdirSync(logDir, { recursive: true });
+  const logFile = join(logDir, `${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}-${port}.log`);
+  const fd = openSync(logFile, 'w');
+  const child = track(
+    spawn(process.execPath, options.nodeArgs, {
+      cwd: root,
+      env: { ...options.env, PORT: String(port) },
+      stdio: ['ignore', fd, fd],
+    }),
+  );
+  closeSync(fd);
+  const output = () => tailOf(logFile);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${output()}`);
+    try {
+      const res = await fetch(`${url}${health.path}`, health.init);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} not healthy after 60 s:\n${output()}`);
+    }
+    await sleep(100);
+  }
+  const client = graphqlClient((body) =>
+    fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    }),
+  );
+  return {
+    name,
+    port,
+    url,
+    process: child,
+    output,
+    exited,
+    graphql: client.request as ServerProcess['graphql'],
+    logFile,
+    rss: () => rssOf(child.pid!),
+    kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+    async stop() {
+      await stopProcess(child);
+      rmSync(logFile, { force: true });
+    },
+  };
 }
 
 /** RSS of a process in bytes, from /proc/<pid>/status. */
@@ -53,6 +147,67 @@ export function rssOf(pid: number): number {
   const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   return Number(kb ?? 0) * 1024;
 }
+
+/**
+ * What the bench sets on top of the shipped defaults, and why. Only thresholds a single
+ * anonymous bench client trips on purpose-built load: the checks themselves still run on
+ * every request (the rate-limit plugin takes a token, the socket count is kept).
+ */
+export const BENCH_APP_ENV: Record<string, string> = {
+  // The default 100 requests/s (burst 500) per tenant: the bench's one tenant sends thousands.
+  RATE_LIMIT_RPS: '1000000',
+  RATE_LIMIT_BURST: '1000000',
+  // The default 100 sockets per identity: S6 opens 1,000 anonymous followers, S9 500.
+  WS_MAX_CONNECTIONS: '100000',
+};
+
+/**
+ * Settings read by the app (src/env.ts) and NODE_ENV: removed from the bench's own environment
+ * before a server starts, so a variable in the shell running the bench (REDIS_URL, LOG_LEVEL,
+ * NODE_ENV=production, AUTH ...) never changes what is measured.
+ */
+function shippedBase(): Record<string, string> {
+  const appSettings = new Set([
+    ...Object.keys(parseEnv({})),
+    'AUTH',
+    'AUTH_JWT_SECRET',
+    'AUTH_JWKS_URL',
+    'AUTH_JWKS_FILE',
+    'AUTH_JWT_ISSUER',
+    'AUTH_JWT_AUDIENCE',
+    'REDIS_URL',
+    'NODE_ENV',
+  ]);
+  const base: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !appSettings.has(k)) base[k] = v;
+  return base;
+}
+
+/**
+ * The environment the app runs with in the bench, as `npm start` in a clean shell: every
+ * setting at its default (LOG_LEVEL info, one line per request; AUTH optional on 127.0.0.1;
+ * GraphiQL, introspection and /metrics on; NODE_ENV unset; SQLite synchronous FULL; pool 10)
+ * except DATABASE_URL, BENCH_APP_ENV and `extra` (REDIS_URL for S7).
+ */
+export function appEnv(databaseUrl: string, extra: Record<string, string> = {}) {
+  return {
+    ...shippedBase(),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    ...BENCH_APP_ENV,
+    ...extra,
+  };
+}
+
+/** The app's command line and the settings the bench gives it, for the report header. */
+export const APP_COMMAND = `node --import tsx src/main.ts (as npm start) with DATABASE_URL=<bench database>, HOST=127.0.0.1, PORT=<free port>, ${Object.entries(
+  BENCH_APP_ENV,
+)
+  .map(([k, v]) => `${k}=${v}`)
+  .join(
+    ', ',
+  )}; every other setting at its default (LOG_LEVEL=info: one log line per request; AUTH=optional; GRAPHIQL, INTROSPECTION and /metrics on; SQLITE_SYNCHRONOUS=FULL; DB_POOL_SIZE=10; NODE_ENV unset), settings in the bench's own environment removed; stdout and stderr to a file`;
 
 export interface AppOptions {
   env?: Record<string, string>;
@@ -64,17 +219,16 @@ export interface AppOptions {
   name?: string;
 }
 
-/** Starts threadstore as `npm start` does (node --import tsx src/main.ts). */
+/** Starts threadstore as `npm start` does (node --import tsx src/main.ts), env from appEnv. */
 export function startApp(databaseUrl: string, options: AppOptions = {}): Promise<Server> {
-  const nodeArgs = options.cpuProfileDir
+  const profile = options.cpuProfileDir
     ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir]
     : [];
-  return benchServer((spawn) =>
-    startServer(
-      { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, ...options.env },
-      { ...spawn, nodeArgs, name: options.name ?? 'threadstore' },
-    ),
-  );
+  return spawnBenchServer({
+    name: options.name ?? 'threadstore',
+    nodeArgs: [...profile, '--import', 'tsx', join(root, 'src', 'main.ts')],
+    env: appEnv(databaseUrl, options.env),
+  });
 }
 
 /** The main thread's profile in a --cpu-prof-dir (CPU.<date>.<time>.<pid>.<tid 0>.<n>.cpuprofile). */
@@ -87,35 +241,34 @@ export function mainThreadProfile(dir: string): string {
 
 /** Starts bench/baseline-server.ts on the same database. */
 export function startBaseline(databaseUrl: string): Promise<Server> {
-  return benchServer((spawn) =>
-    spawnServer({
-      ...spawn,
-      name: 'baseline',
-      nodeArgs: ['--import', 'tsx', join(root, 'bench', 'baseline-server.ts')],
-      env: { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl },
-    }),
-  );
+  return spawnBenchServer({
+    name: 'baseline',
+    nodeArgs: ['--import', 'tsx', join(root, 'bench', 'baseline-server.ts')],
+    env: { ...shippedBase(), HOST: '127.0.0.1', DATABASE_URL: databaseUrl },
+  });
 }
 
 /** Starts PostGraphile v5 (amber preset) on the same PostgreSQL tables. */
 export function startPostGraphile(databaseUrl: string): Promise<Server> {
-  return benchServer((spawn) =>
-    spawnServer({
-      ...spawn,
-      name: 'postgraphile',
-      nodeArgs: [join(root, 'bench', 'postgraphile-server.mjs')],
-      env: { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, GRAPHILE_ENV: 'production' },
-      // PostGraphile has no /healthz: ready once it answers a query.
-      health: {
-        path: '/graphql',
-        init: {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: '{"query":"{__typename}"}',
-        },
+  return spawnBenchServer({
+    name: 'postgraphile',
+    nodeArgs: [join(root, 'bench', 'postgraphile-server.mjs')],
+    env: {
+      ...shippedBase(),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      GRAPHILE_ENV: 'production',
+    },
+    // PostGraphile has no /healthz: ready once it answers a query.
+    health: {
+      path: '/graphql',
+      init: {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"{__typename}"}',
       },
-    }),
-  );
+    },
+  });
 }
 
 /** A request/response channel to a forked child (bench/load.ts, bench/mem-server.ts). */

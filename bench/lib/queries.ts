@@ -37,6 +37,14 @@ export const THREADS = `query Threads($n: Int) {
   }
 }`;
 
+/** A page of one agent's threads (`agent` is also what the bare baseline reads). */
+export const AGENT_THREADS = `query AgentThreads($n: Int, $agent: String) {
+  threads(first: $n, filter: { agentId: $agent }) {
+    edges { node { id agentId name updatedAt itemCount } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
 /** Followers' subscription. */
 export const FOLLOW = `subscription Follow($t: ID!) {
   threadItems(threadId: $t) { ... on ConversationItem { id seq createdAt } ... on MessageItem { content } }
@@ -67,7 +75,9 @@ export function pageBody(threadId: string, after: number | 'last', n = 50): stri
     : JSON.stringify({ query: PAGE_AFTER, variables: { t: threadId, after, n } });
 }
 
-/** The body of a thread-list page. */
-export function threadsBody(n = 50): string {
-  return JSON.stringify({ query: THREADS, variables: { n } });
+/** The body of a thread-list page; with `agent`, of that agent's threads. */
+export function threadsBody(n = 50, agent?: string): string {
+  return agent === undefined
+    ? JSON.stringify({ query: THREADS, variables: { n } })
+    : JSON.stringify({ query: AGENT_THREADS, variables: { n, agent } });
 }

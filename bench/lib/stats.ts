@@ -77,3 +77,18 @@ export function fmt(value: number, digits?: number): string {
 export function fmtRange(r: Range, digits = 2): string {
   return `${fmt(r.median, digits)} (${fmt(r.min, digits)}–${fmt(r.max, digits)})`;
 }
+
+/**
+ * A deterministic random number generator (mulberry32): numbers in [0, 1) from a 32-bit seed,
+ * so every run draws the same threads and positions.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
