@@ -12,7 +12,11 @@
  *               the client costs the same for threadstore and for the raw ws baseline)
  *   collect     waits until every follower has the expected seqs, then reports delivery latency
  *               (receipt - item createdAt) and lost / duplicated / out-of-order deliveries
+ *   collectMany collect over several groups at once (one range of seqs each), one summary
  *   unfollow    closes every follower
+ *   mixed       S9's writers and readers for D seconds: agents appending turns to their own
+ *               threads (a user item, a pause, an assistant item, a pause) and readers
+ *               alternating a history page and a thread list; latency per operation
  */
 import http from 'node:http';
 import autocannon from 'autocannon';
@@ -214,53 +218,242 @@ async function follow(c: {
   return { open: followers.length };
 }
 
+/** What the followers of one group received of [first, last], with every latency. */
+interface Received {
+  followers: number;
+  lost: number;
+  duplicated: number;
+  outOfOrder: number;
+  unexpected: number;
+  errors: string[];
+  latencies: number[];
+}
+
+/**
+ * Waits until every follower of `group` received every seq in [first, last] (or the deadline
+ * passed), then counts and clears what they received.
+ */
+async function receive(group: unknown, first: number, last: number, deadline: number) {
+  const followers = groupOf(group);
+  const expected = last - first + 1;
+  const complete = (f: Follower) =>
+    f.seqs.filter((s) => s >= first && s <= last).length >= expected;
+  while (Date.now() < deadline && !followers.every(complete))
+    await new Promise((r) => setTimeout(r, 20));
+  const out: Received = {
+    followers: followers.length,
+    lost: 0,
+    duplicated: 0,
+    outOfOrder: 0,
+    unexpected: 0,
+    errors: [],
+    latencies: [],
+  };
+  for (const f of followers) {
+    const seen = new Set<number>();
+    let prev = Number.NEGATIVE_INFINITY;
+    f.seqs.forEach((seq, i) => {
+      if (seq < first || seq > last) {
+        out.unexpected++;
+        return;
+      }
+      if (seen.has(seq)) out.duplicated++;
+      if (seq < prev) out.outOfOrder++;
+      seen.add(seq);
+      prev = seq;
+      out.latencies.push(f.latencies[i]!);
+    });
+    out.lost += expected - seen.size;
+    out.errors.push(...f.errors);
+    f.seqs = [];
+    f.latencies = [];
+    f.errors = [];
+  }
+  return out;
+}
+
+/** The report of received deliveries (collect, collectMany). */
+function delivered(parts: Received[]) {
+  const latencies = parts.flatMap((p) => p.latencies);
+  const sum = (k: 'followers' | 'lost' | 'duplicated' | 'outOfOrder' | 'unexpected') =>
+    parts.reduce((s, p) => s + p[k], 0);
+  return {
+    followers: sum('followers'),
+    deliveries: latencies.length,
+    lost: sum('lost'),
+    duplicated: sum('duplicated'),
+    outOfOrder: sum('outOfOrder'),
+    unexpected: sum('unexpected'),
+    errors: parts.flatMap((p) => p.errors).slice(0, 5),
+    latency: latencySummary(latencies),
+  };
+}
+
 /**
  * Waits until every follower received every seq in [first, last] (or `timeoutMs` passed), then
  * reports and clears what they received.
  */
 async function collect(c: { group?: string; first: number; last: number; timeoutMs?: number }) {
-  const followers = groupOf(c.group);
-  const expected = c.last - c.first + 1;
   const deadline = Date.now() + (c.timeoutMs ?? 30_000);
-  const complete = (f: Follower) =>
-    f.seqs.filter((s) => s >= c.first && s <= c.last).length >= expected;
-  while (Date.now() < deadline && !followers.every(complete))
-    await new Promise((r) => setTimeout(r, 20));
-  let lost = 0;
-  let duplicated = 0;
-  let outOfOrder = 0;
-  let unexpected = 0;
-  const errors: string[] = [];
-  const latencies: number[] = [];
-  for (const f of followers) {
-    const seen = new Set<number>();
-    let prev = Number.NEGATIVE_INFINITY;
-    f.seqs.forEach((seq, i) => {
-      if (seq < c.first || seq > c.last) {
-        unexpected++;
-        return;
+  return delivered([await receive(c.group, c.first, c.last, deadline)]);
+}
+
+/** collect over several groups (each with its own range), reported together. */
+async function collectMany(c: {
+  groups: { group: string; first: number; last: number }[];
+  timeoutMs?: number;
+}) {
+  const deadline = Date.now() + (c.timeoutMs ?? 30_000);
+  const parts: Received[] = [];
+  for (const g of c.groups) parts.push(await receive(g.group, g.first, g.last, deadline));
+  return delivered(parts);
+}
+
+/**
+ * POSTs `body` through `agent` (keep-alive); resolves with the latency (ms) and the text, or
+ * the error.
+ */
+function timedPost(
+  agent: http.Agent,
+  url: string,
+  body: string,
+): Promise<{ ms: number; text: string | null; error: string | null }> {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const ms = performance.now() - t0;
+          const failed = res.statusCode !== 200 || text.includes('"errors"');
+          resolve({
+            ms,
+            text: failed ? null : text,
+            error: failed ? `HTTP ${res.statusCode}: ${text.slice(0, 300)}` : null,
+          });
+        });
+      },
+    );
+    req.on('error', (error) =>
+      resolve({ ms: performance.now() - t0, text: null, error: String(error) }),
+    );
+    req.end(body);
+  });
+}
+
+/** One operation's figures in a mixed run. */
+interface OpStats {
+  count: number;
+  errors: number;
+  perSec: number;
+  latency: ReturnType<typeof latencySummary>;
+}
+
+/**
+ * S9's writers and readers, all at once for `durationSec`: each agent appends to its own thread
+ * a user item, waits `thinkMs`, an assistant item, waits `turnMs`, and again; each reader sends
+ * a history page, waits `readerPauseMs`, a thread list, waits, and again (bodies taken in turn
+ * from the pools). Starts are staggered over the first pause. Reports per operation, and the
+ * seqs each agent wrote.
+ */
+async function mixed(c: {
+  url: string;
+  threads: string[];
+  appendBodies: { user: string; assistant: string };
+  thinkMs: number;
+  turnMs: number;
+  readers: number;
+  pageBodies: string[];
+  listBodies: string[];
+  readerPauseMs: number;
+  durationSec: number;
+}) {
+  // Fresh sockets per run: a socket left idle between runs may be closed by the server's
+  // keep-alive timeout just as it is reused (ECONNRESET).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1_000 });
+  const end = performance.now() + c.durationSec * 1000;
+  const samples = { append: [] as number[], page: [] as number[], list: [] as number[] };
+  const errors = { append: 0, page: 0, list: 0 };
+  const firstErrors: string[] = [];
+  const written = c.threads.map(() => ({ first: -1, last: -1 }));
+  const record = (op: keyof typeof samples, r: { ms: number; error: string | null }) => {
+    if (r.error) {
+      errors[op]++;
+      if (firstErrors.length < 5) firstErrors.push(`${op}: ${r.error}`);
+    } else samples[op].push(r.ms);
+  };
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const writer = async (k: number) => {
+    const thread = c.threads[k]!;
+    const bodyOf = (role: 'user' | 'assistant') => c.appendBodies[role].replace('$THREAD', thread);
+    const user = bodyOf('user');
+    const assistant = bodyOf('assistant');
+    await pause((k / c.threads.length) * (c.thinkMs + c.turnMs));
+    while (performance.now() < end) {
+      for (const [body, wait] of [
+        [user, c.thinkMs],
+        [assistant, c.turnMs],
+      ] as const) {
+        const r = await timedPost(agent, c.url, body);
+        record('append', r);
+        if (r.text) {
+          const seq = (
+            JSON.parse(r.text) as { data: { appendItems: { items: { seq: number }[] } } }
+          ).data.appendItems.items[0]!.seq;
+          if (written[k]!.first < 0) written[k]!.first = seq;
+          written[k]!.last = seq;
+        }
+        if (performance.now() >= end) return;
+        await pause(wait);
       }
-      if (seen.has(seq)) duplicated++;
-      if (seq < prev) outOfOrder++;
-      seen.add(seq);
-      prev = seq;
-      latencies.push(f.latencies[i]!);
-    });
-    lost += expected - seen.size;
-    errors.push(...f.errors);
-    f.seqs = [];
-    f.latencies = [];
-    f.errors = [];
-  }
+    }
+  };
+  let nextPage = 0;
+  let nextList = 0;
+  const reader = async (k: number) => {
+    await pause((k / Math.max(c.readers, 1)) * c.readerPauseMs);
+    while (performance.now() < end) {
+      record(
+        'page',
+        await timedPost(agent, c.url, c.pageBodies[nextPage++ % c.pageBodies.length]!),
+      );
+      await pause(c.readerPauseMs);
+      if (performance.now() >= end) return;
+      record(
+        'list',
+        await timedPost(agent, c.url, c.listBodies[nextList++ % c.listBodies.length]!),
+      );
+      await pause(c.readerPauseMs);
+    }
+  };
+  const started = performance.now();
+  await Promise.all([
+    ...c.threads.map((_, k) => writer(k)),
+    ...Array.from({ length: c.readers }, (_, k) => reader(k)),
+  ]);
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  const stats = (op: keyof typeof samples): OpStats => ({
+    count: samples[op].length,
+    errors: errors[op],
+    perSec: samples[op].length / seconds,
+    latency: latencySummary(samples[op]),
+  });
   return {
-    followers: followers.length,
-    deliveries: latencies.length,
-    lost,
-    duplicated,
-    outOfOrder,
-    unexpected,
-    errors: errors.slice(0, 5),
-    latency: latencySummary(latencies),
+    seconds,
+    append: stats('append'),
+    page: stats('page'),
+    list: stats('list'),
+    errors: firstErrors,
+    written: c.threads.map((thread, k) => ({ thread, ...written[k]! })),
   };
 }
 
@@ -288,5 +481,7 @@ serveRpc({
   latency: (c) => latency(c as never),
   follow: (c) => follow(c as never),
   collect: (c) => collect(c as never),
+  collectMany: (c) => collectMany(c as never),
+  mixed: (c) => mixed(c as never),
   unfollow: (c) => unfollow(c as never),
 });

@@ -101,7 +101,8 @@ async function spawnBenchServer(options: BenchSpawn): Promise<Server> {
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`${name} exited (${child.exitCode}):\n${output()}`);
     try {
       const res = await fetch(`${url}${health.path}`, health.init);
       if (res.status === 200) break;

@@ -208,7 +208,7 @@ export const s5Reads: Scenario = async (ctx) => {
   );
   if (ctx.provider === 'postgresql') {
     notes.push(
-      "PostGraphile v5.1.5 (amber preset, pool 10) on the same tables: threadByTenantIdAndRowId { itemsByTenantIdAndThreadId(first: 50, after: <its own cursor of the item at afterSeq>, orderBy: SEQ_ASC) } (its cursors read once per thread before the rounds: the amber preset filters seq by equality only, and offset paging would walk every earlier item) and allThreads(first: 50, condition: { tenantId, agentId }, orderBy: [UPDATED_AT_DESC, ROW_ID_ASC]) { nodes pageInfo } (no archived filter: PostGraphile offers conditions on indexed columns only; no bench thread is archived). PostGraphile returns dataJson as the stored text, where threadstore and the bare server parse it into JSON. It declares node >= 22; on Node 20 it runs with a Promise.withResolvers polyfill.",
+      'PostGraphile v5.1.5 (amber preset, pool 10) on the same tables: threadByTenantIdAndRowId { itemsByTenantIdAndThreadId(first: 50, after: <its own cursor of the item at afterSeq>, orderBy: SEQ_ASC) } (its cursors read once per thread before the rounds: the amber preset filters seq by equality only, and offset paging would walk every earlier item) and allThreads(first: 50, condition: { tenantId, agentId }, orderBy: [UPDATED_AT_DESC, ROW_ID_ASC]) { nodes pageInfo } (no archived filter: PostGraphile offers conditions on indexed columns only; no bench thread is archived). PostGraphile returns dataJson as the stored text, where threadstore and the bare server parse it into JSON. It declares node >= 22; on Node 20 it runs with a Promise.withResolvers polyfill.',
     );
   }
   return {
