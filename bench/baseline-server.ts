@@ -357,9 +357,7 @@ async function handle(
         ? undefined
         : {
             hasNextPage: all.length > n,
-            endCursor: last
-              ? cursor({ u: new Date(last.updatedAt).getTime(), i: last.id })
-              : null,
+            endCursor: last ? cursor({ u: new Date(last.updatedAt).getTime(), i: last.id }) : null,
           };
     return {
       data: {

@@ -20,13 +20,14 @@ import { root } from '../test/testkit/process.js';
 import type { BenchContext, Scenario, ScenarioResult, Settings } from './lib/context.js';
 import { profilesDir } from './lib/context.js';
 import { createBenchDb, type Provider } from './lib/db.js';
-import { forkRpc, type Server, startApp, startBaseline } from './lib/proc.js';
+import { APP_COMMAND, forkRpc, type Server, startApp, startBaseline } from './lib/proc.js';
 import {
   machineInfo,
   packageVersions,
   type RunRecord,
   resultsTable,
   runMarkdown,
+  scenariosTable,
   sourceRevision,
 } from './lib/report.js';
 import { mMemory } from './scenarios/m-memory.js';
@@ -211,6 +212,7 @@ async function main() {
       seconds,
       machine,
       versions,
+      appCommand: APP_COMMAND,
       scenarios,
     };
     const base = join(
@@ -227,6 +229,11 @@ async function main() {
       if (replaceSection(join(root, 'bench', 'README.md'), provider, md))
         log(`updated the ${provider} table in bench/README.md`);
     }
+  }
+  if (!args.quick && !args.only) {
+    // The Scenarios table, when bench/README.md has its markers.
+    if (replaceSection(join(root, 'bench', 'README.md'), 'scenarios', scenariosTable()))
+      log('updated the Scenarios table in bench/README.md');
   }
   log(`wrote ${written.map((f) => f.replace(`${root}/`, '')).join(', ')}`);
   log(`total ${((Date.now() - t0) / 1000).toFixed(0)} s`);

@@ -1,5 +1,7 @@
 /**
- * The machine and versions a run is recorded with, and the markdown of a run's results.
+ * The machine and versions a run is recorded with, the markdown of a run's results, and the
+ * Scenarios table of bench/README.md (SCENARIO_TABLE, written between its
+ * `<!-- bench:scenarios:start -->` and end markers by full runs).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -26,6 +28,8 @@ export interface Machine {
 
 const PACKAGES = [
   'graphql-yoga',
+  '@envelop/graphql-jit',
+  'graphql-jit',
   '@pothos/core',
   '@pothos/plugin-relay',
   'graphql',
@@ -116,7 +120,109 @@ export interface RunRecord {
   seconds: number;
   machine: Machine;
   versions: Record<string, string>;
+  /** How the app was started (bench/lib/proc.ts, APP_COMMAND). */
+  appCommand: string;
   scenarios: ScenarioResult[];
+}
+
+/** One row of the Scenarios table: what is measured, against what, and the target. */
+export interface ScenarioInfo {
+  id: string;
+  scenario: string;
+  baseline: string;
+  target: string;
+}
+
+/** What each scenario measures (issue 13's table), in run order. */
+export const SCENARIO_INFO: ScenarioInfo[] = [
+  {
+    id: 'S1',
+    scenario:
+      'single-item appendItems, concurrency 16, spread over 16 threads and all on one thread',
+    baseline:
+      'the same SQL behind a bare node:http handler on the same driver and SQLite synchronous setting (`bench/baseline-server.ts`)',
+    target: 'PostgreSQL ≥ 0.50, SQLite ≥ 0.30',
+  },
+  {
+    id: 'S2',
+    scenario: '20- and 100-item appends, rows/s',
+    baseline: 'a raw multi-row insert of the same rows',
+    target: '≥ 0.60',
+  },
+  {
+    id: 'S3',
+    scenario:
+      '50-item history page at head, middle and tail of threads of 1k, 100k and 1M items (seeded once per run by bulk SQL)',
+    baseline: 'the same page at 1k',
+    target: 'p50(1M)/p50(1k) ≤ 1.2, p99 ≤ 1.5',
+  },
+  {
+    id: 'S4',
+    scenario: "SQL statements per operation, exact (the app's `db.statements`)",
+    baseline: '—',
+    target:
+      'threads(first: 100) with lastItem and itemCount = first: 10, ≤ 3; history page ≤ 2; append ≤ 2 in one transaction; 0 per follower per live event',
+  },
+  {
+    id: 'S5',
+    scenario:
+      '50-item history page at a random thread (of 200 threads of 1k items) and a random position, and 50-thread list of a random agent (of 20), req/s; every request a new random draw, no response cache anywhere',
+    baseline:
+      'the same SQL behind bare node:http; PostGraphile v5 on the same PostgreSQL tables (paging by its own cursors)',
+    target: '≥ 0.50 (PostgreSQL), ≥ 0.35 (SQLite) × bare; ≥ 1.0 × PostGraphile',
+  },
+  {
+    id: 'S6',
+    scenario: '1,000 graphql-ws followers of one thread, 100 appends: delivery latency',
+    baseline: 'a raw ws broadcast of the same payloads',
+    target: 'p99 ≤ 3× raw and ≤ 50 ms; nothing lost, duplicated or out of order',
+  },
+  {
+    id: 'S7',
+    scenario: 'two instances through Redis vs one instance',
+    baseline: 'one instance',
+    target: 'added p50 ≤ 1 ms, p99 ≤ 5 ms; one Redis message per event per process',
+  },
+  {
+    id: 'S8',
+    scenario:
+      'thread list at 1M threads in the tenant: first page and a deep page filtered by agent; `nameContains` search; a selected `totalCount`',
+    baseline: 'the same at 1k threads',
+    target: 'p50 ≤ 1.2× (list); ≤ 50 ms absolute (name search, indexed); totalCount: report',
+  },
+  {
+    id: 'S9',
+    scenario:
+      'mixed load for 20 s: 50 agents appending turns (user item, 100 ms, assistant item, 400 ms), 20 readers paging history and listing threads, 500 graphql-ws followers (10 per agent thread)',
+    baseline: '—',
+    target:
+      'report throughput and p50/p99 per operation; append p99 ≤ 50 ms at the load the machine sustains (the mix is slowed ×2, ×4, ×8, ×16 until it holds)',
+  },
+  {
+    id: 'M',
+    scenario: 'memory: RSS with 1,000 idle followers; heap after 100k appended items and a GC',
+    baseline: 'start of run',
+    target: 'report; heap back within 10%',
+  },
+  {
+    id: 'T',
+    scenario:
+      'transcripts: `npm run import` of a 100 MB Chat JSONL (one transaction per conversation); GET /threads/<id>/export of a 100k-item thread as JSONL and as a JSON array',
+    baseline:
+      "import: the same command on one conversation (its own footprint); export: the server's peak RSS after a warm-up export",
+    target: 'report: items/s, peak RSS',
+  },
+];
+
+/** The Scenarios table of bench/README.md. */
+export function scenariosTable(): string {
+  return [
+    '| | Scenario | Baseline (same run) | Target |',
+    '|---|---|---|---|',
+    ...SCENARIO_INFO.map(
+      (s) => `| ${s.id} | ${cell(s.scenario)} | ${cell(s.baseline)} | ${cell(s.target)} |`,
+    ),
+  ].join('\n');
 }
 
 const mark = (met: boolean | null) => (met === null ? '—' : met ? '✅ met' : '❌ missed');
@@ -157,6 +263,8 @@ export function runMarkdown(run: RunRecord): string {
     `Source: ${run.revision}. Versions: ${Object.entries(v)
       .map(([k, ver]) => `${k} ${ver}`)
       .join(', ')}.`,
+    '',
+    `App: ${run.appCommand}.`,
     '',
     `Reproduce: \`${run.command}\` — ${run.rounds} rounds per figure${run.cannonSec ? `, ${run.cannonSec} s per throughput round` : ''}; ` +
       `this provider took ${Math.round(run.seconds)} s. Every ratio is threadstore ÷ a baseline measured in the same run, rounds interleaved; ` +
