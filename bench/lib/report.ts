@@ -186,7 +186,7 @@ export const SCENARIO_INFO: ScenarioInfo[] = [
   {
     id: 'S8',
     scenario:
-      'thread list at 1M threads in the tenant: first page and a deep page filtered by agent; `nameContains` search; a selected `totalCount`',
+      'thread list at 1M threads in a tenant: first page, a deep page, the first page of one agent; `nameContains` with a selective and a common needle; a selected `totalCount`',
     baseline: 'the same at 1k threads',
     target: 'p50 ≤ 1.2× (list); ≤ 50 ms absolute (name search, indexed); totalCount: report',
   },
