@@ -106,3 +106,31 @@ export interface Delivery {
   errors: string[];
   latency: { count: number; p50: number; p99: number; mean: number; max: number };
 }
+
+/**
+ * Appends one probe item to each thread and waits until every follower of its group got it,
+ * again until none is missing (at most `tries` times, 5 s each): a follower's `follow` answers
+ * once its subscribe message is sent, not once the server listens, and items appended before
+ * that are never delivered (the followers subscribe without afterSeq). Throws when followers
+ * still miss a probe after the last try.
+ */
+export async function probeFollowers(
+  load: { call<T>(command: Record<string, unknown>, timeoutMs?: number): Promise<T> },
+  targets: { group: string; graphqlUrl: string; threadId: string }[],
+  tries = 10,
+): Promise<void> {
+  let lost = 0;
+  let errors: string[] = [];
+  for (let i = 0; i < tries; i++) {
+    const groups = [];
+    for (const t of targets)
+      groups.push({ group: t.group, ...(await pacedAppends(t.graphqlUrl, t.threadId, 1, 0)) });
+    const got = await load.call<Delivery>({ cmd: 'collectMany', groups, timeoutMs: 5_000 });
+    lost = got.lost;
+    errors = got.errors;
+    if (lost === 0) return;
+  }
+  throw new Error(
+    `${lost} followers still miss the probe after ${tries} tries: ${errors.join('; ')}`,
+  );
+}

@@ -8,7 +8,7 @@
 import { Redis } from 'ioredis';
 import { profileWith, type ResultRow, type Scenario } from '../lib/context.js';
 import { REDIS_URL } from '../lib/db.js';
-import { type Delivery, interleavedAppends, pacedAppends } from '../lib/live.js';
+import { type Delivery, interleavedAppends, pacedAppends, probeFollowers } from '../lib/live.js';
 import { sleep, startApp } from '../lib/proc.js';
 import type { ProfileSummary } from '../lib/profile.js';
 import { FOLLOW } from '../lib/queries.js';
@@ -69,7 +69,11 @@ export const s7Redis: Scenario = async (ctx) => {
       query: FOLLOW,
       variables: { t: two },
     });
-    // Probe + warm-up (also proves followers on A hear appends made on B).
+    // Every subscription listening (followers on A hear appends made on B), then a warm-up.
+    await probeFollowers(ctx.load, [
+      { group: 's7-one', graphqlUrl: `${c.url}/graphql`, threadId: one },
+      { group: 's7-two', graphqlUrl: `${b.url}/graphql`, threadId: two },
+    ]);
     const [probeOne, probeTwo] = await round(20);
     if (probeOne.lost || probeTwo.lost) {
       throw new Error(
@@ -92,8 +96,10 @@ export const s7Redis: Scenario = async (ctx) => {
     const publishes = { items: 0, events: 0 };
     monitor.on('monitor', (_time: string, args: string[]) => {
       if (String(args[0]).toLowerCase() !== 'publish') return;
-      if (args[1] === `thread-items:local/${two}`) publishes.items++;
-      else if (args[1] === 'thread-events:local' && String(args[2]).includes(`"${two}"`))
+      // Channels are the bus topics under the app's prefix (src/pubsub/redis.ts).
+      const channel = String(args[1]).replace(/^threadstore:/, '');
+      if (channel === `thread-items:local/${two}`) publishes.items++;
+      else if (channel === 'thread-events:local' && String(args[2]).includes(`"${two}"`))
         publishes.events++;
     });
     await sleep(200);
@@ -103,7 +109,7 @@ export const s7Redis: Scenario = async (ctx) => {
     monitor.disconnect();
     monitorClient.disconnect();
     const counter = new Redis(REDIS_URL);
-    const numsub = (await counter.pubsub('NUMSUB', `thread-items:local/${two}`)) as [
+    const numsub = (await counter.pubsub('NUMSUB', `threadstore:thread-items:local/${two}`)) as [
       string,
       number,
     ];

@@ -8,7 +8,7 @@
  * is slowed (every pause × 2, × 4, × 8, × 16) until it holds, and that rate is reported.
  */
 import type { BenchContext, ResultRow, Scenario } from '../lib/context.js';
-import { type Delivery, pacedAppends } from '../lib/live.js';
+import { type Delivery, probeFollowers } from '../lib/live.js';
 import { forkRpc, type Rpc, type Server, startApp } from '../lib/proc.js';
 import { APPEND, FOLLOW, pageBody, threadsBody } from '../lib/queries.js';
 import { fmt, seededRandom } from '../lib/stats.js';
@@ -143,17 +143,10 @@ export const s9Mixed: Scenario = async (ctx) => {
         query: FOLLOW,
         variables: { t },
       });
-    // Probe: one append per thread; once every follower has it, every subscription listens.
-    const probes = [];
-    for (const [k, t] of threads.entries())
-      probes.push({ group: `s9-${k}`, ...(await pacedAppends(`${app.url}/graphql`, t, 1, 0)) });
-    const probe = await ctx.load.call<Delivery>({
-      cmd: 'collectMany',
-      groups: probes,
-      timeoutMs: 60_000,
-    });
-    if (probe.lost)
-      throw new Error(`S9: ${probe.lost} followers missed the probe: ${probe.errors.join('; ')}`);
+    await probeFollowers(
+      ctx.load,
+      threads.map((t, k) => ({ group: `s9-${k}`, graphqlUrl: `${app.url}/graphql`, threadId: t })),
+    );
     // Warm-up (not counted): code paths compiled, pools filled.
     await step(ctx, writers, app, threads, pools, 1, ctx.quick ? 2 : 3);
     steps.push(await step(ctx, writers, app, threads, pools, 1, durationSec));
