@@ -43,9 +43,11 @@ async function cannon(c: {
   durationSec?: number;
   amount?: number;
   perRequest?: boolean;
+  /** With perRequest: the pool index of the first request (each round starts elsewhere). */
+  offset?: number;
 }): Promise<CannonResult> {
   let next = 0;
-  let nextRequest = 0;
+  let nextRequest = c.offset ?? 0;
   let mismatches = 0;
   const started = performance.now();
   const result = await autocannon({

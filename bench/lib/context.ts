@@ -115,6 +115,8 @@ export async function compareThroughput(
         url: t.url,
         bodies: t.bodies,
         perRequest: t.perRequest,
+        // Every target of a round reads the same draws; the next round other ones.
+        offset: (r + 1) * 1_009,
         connections,
         durationSec: ctx.cannonSec,
       });

@@ -204,7 +204,7 @@ export const s5Reads: Scenario = async (ctx) => {
     await pgl?.stop();
   }
   notes.push(
-    `Page: thread(id) { items(first: 50, afterSeq) { edges { node { id seq type status createdAt data } } pageInfo } } at a random one of ${threadCount} threads of ${ITEMS_PER_THREAD} items and a random afterSeq from -1 to ${ITEMS_PER_THREAD - PAGE - 1} (always a full page); list: threads(first: 50, filter: { agentId }) { edges { node { id agentId name updatedAt itemCount } } pageInfo } of a random one of ${agentCount} agents with ${perAgent} threads each. Each request takes the next of ${POOL} random draws (seeded, the same sequence for every server); no response cache anywhere (threadstore has none; the bare server and PostGraphile are run without one).`,
+    `Page: thread(id) { items(first: 50, afterSeq) { edges { node { id seq type status createdAt data } } pageInfo } } at a random one of ${threadCount} threads of ${ITEMS_PER_THREAD} items and a random afterSeq from -1 to ${ITEMS_PER_THREAD - PAGE - 1} (always a full page); list: threads(first: 50, filter: { agentId }) { edges { node { id agentId name updatedAt itemCount } } pageInfo } of a random one of ${agentCount} agents with ${perAgent} threads each. Each request takes the next of ${POOL} random draws (seeded; within a round the same sequence for every server, each round starting elsewhere in the pool); no response cache anywhere (threadstore has none; the bare server and PostGraphile are run without one).`,
   );
   if (ctx.provider === 'postgresql') {
     notes.push(
