@@ -207,7 +207,7 @@ export const SCENARIO_INFO: ScenarioInfo[] = [
   {
     id: 'T',
     scenario:
-      'transcripts: `npm run import` of a 100 MB Chat JSONL (one transaction per conversation); GET /threads/<id>/export of a 100k-item thread as JSONL and as a JSON array',
+      'transcripts (run only with `--only T`): `npm run import` of a 100 MB Chat JSONL (one transaction per conversation); GET /threads/<id>/export of a 100k-item thread as JSONL and as a JSON array',
     baseline:
       "import: the same command on one conversation (its own footprint); export: the server's peak RSS after a warm-up export",
     target: 'report: items/s, peak RSS',
