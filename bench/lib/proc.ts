@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   readSync,
+  rmdirSync,
   rmSync,
   statSync,
 } from 'node:fs';
@@ -32,6 +33,12 @@ function track(child: ChildProcess): ChildProcess {
 }
 process.once('exit', () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  // Servers that stopped deleted their logs; a crashed one's log stays (and so the directory).
+  try {
+    rmdirSync(logDir);
+  } catch {
+    // not empty, or never made
+  }
 });
 
 /** A server process of the bench (test/testkit/process.ts), with its memory. */
