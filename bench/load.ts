@@ -392,7 +392,9 @@ async function mixed(c: {
       if (firstErrors.length < 5) firstErrors.push(`${op}: ${r.error}`);
     } else samples[op].push(r.ms);
   };
-  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // Never past the end: a run lasts durationSec plus the requests in flight, not a last pause.
+  const pause = (ms: number) =>
+    new Promise((r) => setTimeout(r, Math.max(0, Math.min(ms, end - performance.now()))));
   const writer = async (k: number) => {
     const thread = c.threads[k]!;
     const bodyOf = (role: 'user' | 'assistant') => c.appendBodies[role].replace('$THREAD', thread);
