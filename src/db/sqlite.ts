@@ -75,6 +75,8 @@ const MAX_GROUP = 32;
 interface Group {
   members: number;
   waiting: { resolve: () => void; reject: (error: unknown) => void }[];
+  /** The last error a member's statement raised: what to report if SQLite aborted the group. */
+  lastError?: unknown;
 }
 
 /** The part of a better-sqlite3 statement the adapter uses (adapter-better-sqlite3 7.10). */
@@ -158,7 +160,7 @@ function serialised(inner: SqlDriverAdapter): SqlDriverAdapter {
   async function finishGroup(g: Group): Promise<void> {
     group = null;
     try {
-      if (driver && !driver.inTransaction) throw abortedError();
+      if (driver && !driver.inTransaction) throw g.lastError ?? abortedError();
       await inner.executeRaw(statement('COMMIT'));
       for (const w of g.waiting) w.resolve();
     } catch (error) {
@@ -231,13 +233,13 @@ function serialised(inner: SqlDriverAdapter): SqlDriverAdapter {
       provider: inner.provider,
       adapterName: inner.adapterName,
       options: { usePhantomQuery: false },
-      queryRaw: (query) => inner.queryRaw(query),
+      queryRaw: (query) => noting(g, inner.queryRaw(query)),
       // Prisma ends a transaction by sending COMMIT or ROLLBACK here, then calling commit()
       // or rollback() (@prisma/client 7.10, its TransactionManager).
       executeRaw: (query) => {
         if (query.sql === 'COMMIT') return commit();
         if (query.sql === 'ROLLBACK') return rollback();
-        return inner.executeRaw(query);
+        return noting(g, inner.executeRaw(query));
       },
       // Reached without an ended member only when COMMIT failed: undo the member.
       commit: async () => {
@@ -296,6 +298,14 @@ function serialised(inner: SqlDriverAdapter): SqlDriverAdapter {
     getConnectionInfo: inner.getConnectionInfo?.bind(inner),
     dispose: () => turns.run(() => inner.dispose()),
   };
+}
+
+/** `result`, keeping its error as the group's last one. */
+function noting<T>(g: Group, result: Promise<T>): Promise<T> {
+  return result.catch((error: unknown) => {
+    g.lastError = error;
+    throw error;
+  });
 }
 
 /** The error of writes whose group SQLite rolled back (an I/O error, a full disk, ...). */
