@@ -493,6 +493,40 @@ describe('item log', () => {
       );
     });
 
+    it('concurrent appends that fail write nothing and leave the others whole', async () => {
+      // On SQLite concurrent appends may commit as one group (src/db/sqlite.ts): a failing one
+      // must undo only its own writes.
+      const threadId = await createThread(t);
+      const calls = Array.from({ length: 30 }, (_, call) => {
+        const items = [message(`g${call}-0`), message(`g${call}-1`)];
+        if (call % 3 === 1) return { threadId, items, expectedSeq: 1_000_000 + call };
+        if (call % 3 === 2) return { threadId: `missing-${call}`, items };
+        return { threadId, items, idempotencyKey: call % 2 === 0 ? `k${call}` : null };
+      });
+      const results = await Promise.all(
+        calls.map((input) => t.request<{ appendItems: AppendOut }>(APPEND, { input })),
+      );
+      const told = new Map<number, unknown>();
+      results.forEach((result, call) => {
+        if (call % 3 === 0) {
+          expect(result.errors).toBeUndefined();
+          for (const i of result.data!.appendItems.items) told.set(i.seq, i.content);
+        } else {
+          expect(result.errors?.[0]?.extensions?.code).toBe(
+            call % 3 === 1 ? 'CONFLICT' : 'NOT_FOUND',
+          );
+        }
+      });
+      expect([...told.keys()].sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 20 }, (_, i) => i),
+      );
+      expect(await threadState(t, threadId)).toMatchObject({ nextSeq: 20, itemCount: 20 });
+      const stored = await page(t, threadId, { first: 100 });
+      expect(stored.edges.map((e) => [e.node.seq, e.node.content])).toEqual(
+        Array.from({ length: 20 }, (_, i) => [i, told.get(i)]),
+      );
+    });
+
     describe('all-or-nothing', () => {
       let threadId: string;
 

@@ -30,12 +30,23 @@ export async function transaction<T>(
   work: (tx: Executor) => Promise<T>,
   options: { timeoutMs?: number } = {},
 ): Promise<T> {
+  return retryingConflicts(() =>
+    db.prisma.$transaction(work, {
+      maxWait: TRANSACTION_MAX_WAIT_MS,
+      timeout: options.timeoutMs ?? TRANSACTION_TIMEOUT_MS,
+    }),
+  );
+}
+
+/**
+ * Runs `write` (a transaction, or one statement that is its own) again, up to three times in
+ * all, when PostgreSQL reports a deadlock or serialization failure (P2034).
+ * @throws whatever `write` throws otherwise, or on the last attempt
+ */
+export async function retryingConflicts<T>(write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.prisma.$transaction(work, {
-        maxWait: TRANSACTION_MAX_WAIT_MS,
-        timeout: options.timeoutMs ?? TRANSACTION_TIMEOUT_MS,
-      });
+      return await write();
     } catch (error) {
       const retriable =
         error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2034';

@@ -94,7 +94,28 @@ export async function insertItems(
   items: readonly PreparedItem[],
   now: Date,
 ): Promise<ItemRecord[]> {
-  const rows: Item[] = items.map((item, i) => ({
+  const rows = itemRows(tenantId, threadId, firstSeq, items, now);
+  for (let start = 0; start < rows.length; start += ITEMS_PER_INSERT) {
+    const values = rows
+      .slice(start, start + ITEMS_PER_INSERT)
+      .map(
+        (r) =>
+          Prisma.sql`(${r.tenantId}, ${r.threadId}, ${r.seq}, ${r.type}, ${r.status}, ${r.responseId}, ${r.createdAt}, ${r.createdBy}, ${r.callId}, ${r.dataJson}, ${r.rawJson}, ${r.rawFormat})`,
+      );
+    await tx.$executeRaw`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat") VALUES ${Prisma.join(values)}`;
+  }
+  return rows.map(toItemRecord);
+}
+
+/** The rows of prepared items at seqs firstSeq.. (createdAt: the item's, else `now`). */
+function itemRows(
+  tenantId: string,
+  threadId: string,
+  firstSeq: number,
+  items: readonly PreparedItem[],
+  now: Date,
+): Item[] {
+  return items.map((item, i) => ({
     tenantId,
     threadId,
     seq: firstSeq + i,
@@ -108,16 +129,70 @@ export async function insertItems(
     rawJson: item.rawJson,
     rawFormat: item.rawFormat,
   }));
-  for (let start = 0; start < rows.length; start += ITEMS_PER_INSERT) {
-    const values = rows
-      .slice(start, start + ITEMS_PER_INSERT)
-      .map(
-        (r) =>
-          Prisma.sql`(${r.tenantId}, ${r.threadId}, ${r.seq}, ${r.type}, ${r.status}, ${r.responseId}, ${r.createdAt}, ${r.createdBy}, ${r.callId}, ${r.dataJson}, ${r.rawJson}, ${r.rawFormat})`,
-      );
-    await tx.$executeRaw`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat") VALUES ${Prisma.join(values)}`;
-  }
-  return rows.map(toItemRecord);
+}
+
+/** The records of items just written (what a read of them would return). */
+function itemRecords(
+  tenantId: string,
+  threadId: string,
+  firstSeq: number,
+  items: readonly PreparedItem[],
+  now: Date,
+): ItemRecord[] {
+  return itemRows(tenantId, threadId, firstSeq, items, now).map(toItemRecord);
+}
+
+/** What appendInOneStatement writes: the items, and the idempotency key when one was sent. */
+export interface OneStatementAppend {
+  tenantId: string;
+  threadId: string;
+  items: readonly PreparedItem[];
+  now: Date;
+  /** Only when the thread's nextSeq is this (expectedSeq); null: any. */
+  expectedNextSeq: number | null;
+  key: { key: string; requestHash: string } | null;
+}
+
+/**
+ * PostgreSQL only: a whole append as one statement, so it needs no transaction and one round
+ * trip (bench S1, S2; a data-modifying WITH runs every part or none). It advances the seq
+ * counter as advanceNextSeq does (the row lock serialises appends to a thread), inserts the
+ * items at the seqs the UPDATE reserved and records the key. Returns the thread as updated
+ * and the items; null when no thread row matched (missing, or expectedNextSeq different),
+ * and then nothing is written.
+ * @throws Prisma's unique violation (P2002) when the key was recorded concurrently
+ */
+export async function appendInOneStatement(
+  db: Executor,
+  a: OneStatementAppend,
+): Promise<{ thread: ThreadRecord; items: ItemRecord[] } | null> {
+  const n = a.items.length;
+  // Casts give the VALUES columns their types (PostgreSQL would take text for every parameter).
+  const values = a.items.map(
+    (item, i) =>
+      Prisma.sql`(${i}::int, ${item.type}::text, ${item.status}::text, ${item.responseId}::text, ${item.createdAt ?? a.now}::timestamptz, ${item.createdBy}::text, ${item.callId}::text, ${item.dataJson}::text, ${item.rawJson}::text, ${item.rawFormat}::text)`,
+  );
+  const keyInsert = a.key
+    ? Prisma.sql`, k AS (
+        INSERT INTO "IdempotencyKey" ("tenantId", "threadId", "key", "requestHash", "firstSeq", "itemCount", "createdAt")
+        SELECT t."tenantId", t."id", ${a.key.key}, ${a.key.requestHash}, t."nextSeq" - ${n}, ${n}, ${a.now}::timestamptz FROM t)`
+    : Prisma.empty;
+  const [row] = await db.$queryRaw<Thread[]>`
+    WITH t AS (
+      UPDATE "Thread" SET "nextSeq" = "nextSeq" + ${n}, "itemCount" = "itemCount" + ${n}, "updatedAt" = ${a.now}
+      WHERE "tenantId" = ${a.tenantId} AND "id" = ${a.threadId}
+      ${a.expectedNextSeq != null ? Prisma.sql`AND "nextSeq" = ${a.expectedNextSeq}` : Prisma.empty}
+      RETURNING *),
+    i AS (
+      INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat")
+      SELECT t."tenantId", t."id", t."nextSeq" - ${n} + v.i, v.type, v.status, v."responseId", v."createdAt", v."createdBy", v."callId", v."dataJson", v."rawJson", v."rawFormat"
+      FROM t CROSS JOIN (VALUES ${Prisma.join(values)})
+        AS v(i, type, status, "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat"))
+    ${keyInsert}
+    SELECT * FROM t`;
+  if (!row) return null;
+  const thread = toThreadRecord(row);
+  return { thread, items: itemRecords(a.tenantId, a.threadId, thread.nextSeq - n, a.items, a.now) };
 }
 
 /** The first append made with an idempotency key, and the thread as it is now. */
