@@ -78,6 +78,24 @@ function mapStream<T, R>(
 }
 
 /**
+ * `result` with a `stringify` that serialises it once: yoga's SSE writes a result with its
+ * `stringify` when it has one (as graphql-jit's results do). Not enumerable, so no JSON of the
+ * result shows it; a result changed on the way (an error masked) is a new object without it.
+ */
+function stringifiedOnce(result: ExecutionResult): ExecutionResult {
+  let text: string | undefined;
+  Object.defineProperty(result, 'stringify', {
+    value: (value: unknown) => {
+      if (value !== result) return JSON.stringify(value);
+      text ??= JSON.stringify(value);
+      return text;
+    },
+    enumerable: false,
+  });
+  return result;
+}
+
+/**
  * The envelop plugin, and its counters (read by the metrics at scrape time). List it after any
  * plugin that sets its own subscribe function (graphql-jit): the last one set is the one used.
  */
@@ -110,7 +128,7 @@ export function sharedSubscriptions(options: SharedSubscriptionsOptions): {
 
   async function settle(args: ExecutionArgs, event: unknown): Promise<Settled> {
     stats.executions++;
-    const result = await execute({ ...args, rootValue: event });
+    const result = stringifiedOnce(await execute({ ...args, rootValue: event }));
     return { result, shared: options.shareable?.(args.contextValue) ?? true };
   }
 
