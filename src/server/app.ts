@@ -50,6 +50,7 @@ import { createLogger, operationNamePlugin, withRequestLog } from './logging.js'
 import { contractErrorCodes } from './mask-error.js';
 import { createMetrics } from './metrics.js';
 import { createRateLimiter, type RateLimiter, rateLimitPlugin } from './rate-limit.js';
+import { servicePrincipal, sharedSubscriptions, withinReadBudget } from './shared-subscriptions.js';
 import { streamCredentialsPlugin } from './stream-credentials.js';
 import { transcriptDroppedPlugin } from './transcript-dropped.js';
 import { uiRoute } from './ui-route.js';
@@ -142,7 +143,8 @@ const AUTH_NONE_WARNING =
 /**
  * Yoga with its plugins, in order: browser safety (Host, CSRF, CORS), authentication (before
  * parsing; the audit log just before it), introspection off, the query limits, the input
- * guard (lone surrogates), the request log's operation name, the per-tenant rate limit, stream credentials, metrics.
+ * guard (lone surrogates), the request log's operation name, the per-tenant rate limit, stream
+ * credentials, metrics; last, subscription executions shared per group (shared-subscriptions.ts).
  */
 function guardedYoga(
   env: Env,
@@ -152,6 +154,7 @@ function guardedYoga(
     rateLimiter: RateLimiter;
     authPlugin: Plugin;
     metricsPlugin: Plugin;
+    sharingPlugin: Plugin;
     context: YogaOptions['context'];
     availability: Availability;
   },
@@ -175,6 +178,8 @@ function guardedYoga(
       streamCredentialsPlugin(env.STREAM_AUTH_RECHECK_MS),
       deps.metricsPlugin,
       transcriptDroppedPlugin(),
+      // Last: it sets the subscribe engine, so it must follow any plugin that sets one.
+      deps.sharingPlugin,
     ],
     context: deps.context,
     classify: deps.availability.classify,
@@ -344,7 +349,11 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
   const logger = options.logger ?? createLogger(env);
   const { db, redis } = await connectDependencies(env, options, logger);
   const build = buildInfo();
-  const metrics = createMetrics({ db, redis, build });
+  const sharing = sharedSubscriptions({
+    principalOf: servicePrincipal,
+    shareable: withinReadBudget,
+  });
+  const metrics = createMetrics({ db, redis, build, sharing: sharing.stats });
   const bus = metrics.observeBus(createEventBus(options.eventTarget ?? redis?.target));
   const { events, commits } = watchOtherProcesses(db, bus, redis, logger);
   const limits = limitsFromEnv(env);
@@ -366,6 +375,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     rateLimiter,
     authPlugin: auth.plugin,
     metricsPlugin: metrics.plugin,
+    sharingPlugin: sharing.plugin,
     context: auth.context,
     availability,
   });

@@ -172,6 +172,16 @@ function tooLargeResult(maxBytes: number): ExecutionResult {
  * budget starts over with each event.
  */
 export function responseSizePlugin(maxBytes: number): Plugin {
+  // One result object can reach many followers (shared-subscriptions.ts): measured once.
+  const sizes = new WeakMap<ExecutionResult, number>();
+  const sizeOf = (result: ExecutionResult): number => {
+    let size = sizes.get(result);
+    if (size === undefined) {
+      size = jsonBytes(result, maxBytes);
+      sizes.set(result, size);
+    }
+    return size;
+  };
   const cap =
     (contextValue: object, perEvent: boolean) =>
     ({
@@ -184,7 +194,7 @@ export function responseSizePlugin(maxBytes: number): Plugin {
       const budget = existingReadBudget(contextValue);
       if (budget?.exceeded) {
         setResult({ data: null, errors: [asGraphQLError(budget.exceeded)] });
-      } else if (jsonBytes(result, maxBytes) > maxBytes) {
+      } else if (sizeOf(result) > maxBytes) {
         setResult(tooLargeResult(maxBytes));
       }
       if (perEvent) budget?.reset();

@@ -7,13 +7,16 @@
  * on a socket: one more fails with RATE_LIMITED and the socket stays open. Whatever refuses or
  * fails an operation (a limit, a parse error, credentials, an unexpected error) fails that
  * operation only; nothing is printed outside the pino log, and close reasons never carry an
- * internal message.
+ * internal message. Each `next` payload is serialised once per result object, however many
+ * followers get it (shared-subscriptions.ts hands a group of identical subscriptions one result
+ * per event): see payloadSplicer.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { type ExecutionArgs, type execute, GraphQLError } from 'graphql';
+import { type ExecutionArgs, type ExecutionResult, type execute, GraphQLError } from 'graphql';
 import {
   CloseCode,
+  type FormattedExecutionResult,
   handleProtocols,
   makeServer,
   type ServerOptions,
@@ -73,6 +76,56 @@ function failure(logger: Logger, error: unknown, what: string): GraphQLError[] {
 function operationError(error: GraphQLError): GraphQLError[] {
   const { http: _http, ...extensions } = error.extensions as Record<string, unknown>;
   return [new GraphQLError(error.message, { extensions })];
+}
+
+/** A `next` message's payload as JSON text. */
+class SerializedPayload {
+  constructor(readonly json: string) {}
+}
+
+/** What stands in for a serialised payload in graphql-ws's message text, until `send`. */
+const PAYLOAD_MARK = 'threadstore:serialized-payload';
+const MARKED_END = `,"payload":${JSON.stringify(PAYLOAD_MARK)}}`;
+
+// One per result object: followers of a group share theirs (shared-subscriptions.ts).
+const payloadTexts = new WeakMap<ExecutionResult, SerializedPayload>();
+
+/** The payload graphql-ws would send for `result` (errors last, as toJSON()), serialised once. */
+function serializedPayload(result: ExecutionResult): SerializedPayload {
+  let payload = payloadTexts.get(result);
+  if (!payload) {
+    const { errors, ...rest } = result;
+    const shaped = errors ? { ...rest, errors: errors.map((e) => e.toJSON()) } : rest;
+    payload = new SerializedPayload(JSON.stringify(shaped));
+    payloadTexts.set(result, payload);
+  }
+  return payload;
+}
+
+/**
+ * Sends `next` payloads as text serialised once: graphql-ws's onNext returns a
+ * SerializedPayload, its jsonMessageReplacer writes a mark in its place and keeps the text, and
+ * `splice` (on the way to the socket) puts the text where the mark is. graphql-ws stringifies a
+ * message and passes it to `send` in one synchronous step, so the text kept is that message's.
+ * The message stays `{"id":…,"type":"next","payload":…}` (the payload is its last key).
+ */
+function payloadSplicer() {
+  let pending: string | null = null;
+  return {
+    replacer(_key: string, value: unknown): unknown {
+      if (!(value instanceof SerializedPayload)) return value;
+      pending = value.json;
+      return PAYLOAD_MARK;
+    },
+    /** `data` with the kept payload text in place of the mark (as is without one). */
+    splice(data: string): string {
+      const json = pending;
+      pending = null;
+      // Without the mark (a message whose stringify failed left text behind): as it is.
+      if (json === null || !data.endsWith(MARKED_END)) return data;
+      return `${data.slice(0, -MARKED_END.length)},"payload":${json}}`;
+    },
+  };
 }
 
 export interface GraphqlWs {
@@ -216,7 +269,7 @@ const FRAME_ERRORS: Record<string, [closeCode: number, outcome: string]> = {
 function serveSockets(
   gql: ReturnType<typeof makeServer<Record<string, unknown> | undefined, Extra>>,
   wsServer: WebSocketServer,
-  deps: { logger: Logger; audit: Audit; keepAliveMs: number },
+  deps: { logger: Logger; audit: Audit; keepAliveMs: number; splice: (data: string) => string },
 ): void {
   const { logger, audit } = deps;
   wsServer.options.handleProtocols = handleProtocols;
@@ -239,8 +292,9 @@ function serveSockets(
     const closed = gql.opened(
       {
         protocol: socket.protocol,
-        send: (data) =>
+        send: (message) =>
           new Promise((resolve, reject) => {
+            const data = deps.splice(message);
             if (socket.readyState !== socket.OPEN) return resolve();
             // Resolves once written to the kernel: a client that stops reading holds up its
             // operations here (TCP backpressure), and their backlog stays in the byte-counted
@@ -291,6 +345,7 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
     logger,
     maxConnections: options.maxConnections,
   });
+  const splicer = payloadSplicer();
   const serverOptions: ServerOptions<Record<string, unknown> | undefined, Extra> = {
     execute: run(logger, (root) => root.execute),
     subscribe: run(logger, (root) => root.subscribe),
@@ -303,9 +358,18 @@ export function attachGraphqlWs(server: Server, options: GraphqlWsOptions): Grap
         return failure(logger, error, 'graphql-ws: preparing an operation failed');
       }
     },
+    // The payload serialised once per result: the replacer and `send` put its text in place.
+    onNext: (_ctx, _id, _payload, _args, result) =>
+      serializedPayload(result) as unknown as FormattedExecutionResult,
+    jsonMessageReplacer: splicer.replacer,
     connectionInitWaitTimeout: options.initTimeoutMs,
   };
-  serveSockets(makeServer(serverOptions), wsServer, { logger, audit, keepAliveMs: 12_000 });
+  serveSockets(makeServer(serverOptions), wsServer, {
+    logger,
+    audit,
+    keepAliveMs: 12_000,
+    splice: splicer.splice,
+  });
   return {
     async close() {
       for (const client of wsServer.clients) client.close(1001, 'Going away');

@@ -4,8 +4,9 @@
  *   by the `extensions.code` clients see;
  * - threadstore's own series, observed from outside the domain code: appends and items
  *   appended (the bus's published `thread-items` events), live followers (bus listeners),
- *   follower queue depth (the bus's count of queued events), the PostgreSQL pool, Redis
- *   connected;
+ *   follower queue depth (the bus's count of queued events), subscription executions per live
+ *   event and the deliveries that reused one (shared-subscriptions.ts), the PostgreSQL pool,
+ *   Redis connected;
  * - the process (prom-client's default metrics) and the build.
  * Services never import prom-client.
  */
@@ -23,6 +24,7 @@ import type { RedisEventTarget } from '../pubsub/redis.js';
 import type { Topics } from '../pubsub/topics.js';
 import type { BuildInfo } from './build-info.js';
 import { clientErrorCode } from './mask-error.js';
+import type { SharedExecutionStats } from './shared-subscriptions.js';
 
 export interface Metrics {
   registry: Registry;
@@ -36,6 +38,8 @@ export interface MetricsSources {
   db: Database;
   redis: RedisEventTarget | null;
   build: BuildInfo;
+  /** The shared subscription executions' counters, when that plugin is in use. */
+  sharing?: SharedExecutionStats;
 }
 
 // What a client sees for an error without a code of its own, by the phase it failed in.
@@ -200,6 +204,37 @@ function registerBuildInfo(registry: Registry, build: BuildInfo): void {
   }).set({ version: build.version, commit: build.commit }, 1);
 }
 
+/** A counter that reports `read()` (a count kept elsewhere, only ever growing) at scrape time. */
+function registerCount(registry: Registry, name: string, help: string, read: () => number): void {
+  let reported = 0;
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const now = read();
+      this.inc(now - reported);
+      reported = now;
+    },
+  });
+}
+
+/** Subscription executions and the deliveries that reused one, read at scrape time. */
+function registerSharingCounters(registry: Registry, sharing: SharedExecutionStats): void {
+  registerCount(
+    registry,
+    'threadstore_subscription_executions_total',
+    "Executions of a subscription's selection for an event (one per group of identical subscriptions and event)",
+    () => sharing.executions,
+  );
+  registerCount(
+    registry,
+    'threadstore_subscription_shared_deliveries_total',
+    'Subscription events delivered with the result of an execution shared with other followers',
+    () => sharing.reused,
+  );
+}
+
 /** Redis connected (0/1), read at scrape time. */
 function registerRedisGauge(registry: Registry, redis: RedisEventTarget): void {
   new Gauge({
@@ -213,7 +248,7 @@ function registerRedisGauge(registry: Registry, redis: RedisEventTarget): void {
 }
 
 /** Builds the registry and everything that reports to it. */
-export function createMetrics({ db, redis, build }: MetricsSources): Metrics {
+export function createMetrics({ db, redis, build, sharing }: MetricsSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   registerBuildInfo(registry, build);
@@ -248,6 +283,7 @@ export function createMetrics({ db, redis, build }: MetricsSources): Metrics {
   });
   registerPoolGauges(registry, db);
   if (redis) registerRedisGauge(registry, redis);
+  if (sharing) registerSharingCounters(registry, sharing);
   return {
     registry,
     plugin: graphqlPlugin(registry),
