@@ -99,15 +99,20 @@ export const s4Statements: Scenario = async (ctx) => {
         commits === 1 &&
         /^COMMIT\b/i.test(last) &&
         (begins === 0 || (begins === 1 && /^BEGIN\b/i.test(append.all[0] ?? '')));
+      // One statement with no BEGIN/COMMIT is its own transaction (PostgreSQL's append is one
+      // data-modifying WITH statement).
+      const single = begins === 0 && commits === 0 && body.length === 1;
       const txText = inside
         ? ', then COMMIT: one transaction'
-        : ` (BEGIN ${begins}, COMMIT ${commits})`;
+        : single
+          ? ': one statement, its own transaction'
+          : ` (BEGIN ${begins}, COMMIT ${commits})`;
       rows.push(
         row(
           `appendItems, ${n} item${n > 1 ? 's' : ''}`,
           append.count,
           '≤ 2, one transaction',
-          append.count <= 2 && inside && body.length === append.count,
+          append.count <= 2 && (inside || single) && body.length === append.count,
           txText,
         ),
       );
