@@ -1,6 +1,7 @@
--- The agent filter ordered by createdAt (modeled in schema.prisma).
--- CreateIndex
+-- The agent filter ordered by createdAt, and a covering index for a selected totalCount
+-- (both modeled in schema.prisma).
 CREATE INDEX "Thread_tenantId_agentId_createdAt_id_idx" ON "Thread"("tenantId", "agentId", "createdAt", "id");
+CREATE INDEX "Thread_tenantId_archived_agentId_idx" ON "Thread"("tenantId", "archived", "agentId");
 
 -- Thread name search (nameContains) through a trigram index, in raw SQL: Prisma's schema
 -- cannot model an index on an expression. The schema snapshot beside this file does not hold it,
