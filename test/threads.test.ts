@@ -8,6 +8,7 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nameSearchTuning } from '../src/threads/thread.store.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { append, createThread, message } from './testkit/seed.js';
 
@@ -206,6 +207,23 @@ function threadRows(): Promise<number> {
 
 function cursorOf(payload: unknown): string {
   return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+}
+
+/**
+ * Runs a name search twice, through the trigram index alone (SQLite: no ordered scan first)
+ * and as shipped (SQLite scans the first rows in list order first), and expects one answer.
+ */
+async function bothPaths<T>(search: () => Promise<T>): Promise<T> {
+  const shipped = nameSearchTuning.nameScanWindow;
+  nameSearchTuning.nameScanWindow = 0;
+  let indexed: T;
+  try {
+    indexed = await search();
+  } finally {
+    nameSearchTuning.nameScanWindow = shipped;
+  }
+  expect(await search()).toEqual(indexed);
+  return indexed;
 }
 
 /** Code-unit order, which is byte order for the ASCII of thread ids (SQLite BINARY). */
@@ -622,7 +640,7 @@ describe('threads filters', () => {
     }
     await createThread(t, { agentId, name: null });
     const match = async (needle: string) =>
-      (await ids({ agentId, nameContains: needle })).map((id) =>
+      (await bothPaths(() => ids({ agentId, nameContains: needle }))).map((id) =>
         Object.keys(names).find((n) => names[n] === id),
       );
     const summer = ['été en France', 'ÉTÉ 2026', 'e\u0301te\u0301 decomposed'];
@@ -674,7 +692,7 @@ describe('threads filters', () => {
     }
     await createThread(t, { agentId, name: null });
     const match = async (needle: string) =>
-      (await ids({ agentId, nameContains: needle })).map((id) =>
+      (await bothPaths(() => ids({ agentId, nameContains: needle }))).map((id) =>
         Object.keys(names).find((n) => names[n] === id),
       );
     expect(await match('0% p')).toEqual(['100% pure']);
@@ -713,7 +731,7 @@ describe('threads filters', () => {
 
   it('forgets renamed and deleted threads in name search, also after VACUUM', async () => {
     const agentId = fresh('trgm-life');
-    const found = (needle: string) => ids({ agentId, nameContains: needle });
+    const found = (needle: string) => bothPaths(() => ids({ agentId, nameContains: needle }));
     const a = await createThread(t, { agentId, name: 'Alpha Quartz' });
     const b = await createThread(t, { agentId, name: 'alpha quartz two' });
     const c = await createThread(t, { agentId });
@@ -760,17 +778,20 @@ describe('threads filters', () => {
       const all = (await ids({ agentId }, orderBy)).filter((id) => wanted.includes(id));
       for (const needle of ['needle', 'NE']) {
         const filter = { agentId, nameContains: needle };
-        const seen: string[] = [];
-        let after: string | null = null;
-        for (;;) {
-          const p = await page({ first: 2, after, filter, orderBy });
-          expect(p.totalCount).toBe(9);
-          seen.push(...p.edges.map((edge) => edge.node.id));
-          if (!p.pageInfo.hasNextPage) break;
-          after = p.pageInfo.endCursor;
-        }
+        const seen = await bothPaths(async () => {
+          const got: string[] = [];
+          let after: string | null = null;
+          for (;;) {
+            const p = await page({ first: 2, after, filter, orderBy });
+            expect(p.totalCount).toBe(9);
+            got.push(...p.edges.map((edge) => edge.node.id));
+            if (!p.pageInfo.hasNextPage) break;
+            after = p.pageInfo.endCursor;
+          }
+          return got;
+        });
         expect(seen, `${orderBy} ${needle}`).toEqual(all);
-        const last = await page({ last: 4, filter, orderBy });
+        const last = await bothPaths(() => page({ last: 4, filter, orderBy }));
         expect(last.edges.map((edge) => edge.node.id)).toEqual(all.slice(-4));
         expect(last.pageInfo.hasPreviousPage).toBe(true);
       }

@@ -273,10 +273,11 @@ export interface ThreadLister {
 export const TRIGRAM_MIN_NEEDLE = 3;
 
 /**
- * Rows of the list order SQLite reads before it asks the name index instead (see page()):
- * a needle in 1% of the names fills a 50-row page within them.
+ * nameScanWindow: rows of the list order SQLite reads before it asks the name index instead
+ * (see page()); a needle in 1% of the names fills a 50-row page within 5,000. Mutable for
+ * tests only (0 sends every search of 3+ characters to the index).
  */
-const NAME_SCAN_WINDOW = 5000;
+export const nameSearchTuning = { nameScanWindow: 5000 };
 
 /** The SQL of a nameContains filter: `indexed` for the WHERE, `scan` without the index. */
 interface NameCondition {
@@ -361,14 +362,20 @@ export function threadLister(db: Database, query: ThreadListQuery): ThreadLister
       if (name?.windowed) {
         // SQLite cannot weigh the FTS lookup against the ordered scan: a common needle
         // matches tens of thousands of rows to sort, yet fills a page within the first few
-        // thousand rows in list order. So: the first NAME_SCAN_WINDOW rows in list order,
-        // filtered, and the page is exact if they hold `limit` matches; else the index.
+        // thousand rows in list order, and the FTS table holds every tenant's names. So:
+        // the first nameScanWindow rows in list order, filtered; the page is exact if they
+        // hold `limit` matches or are all the rows there are; else the index decides.
+        const window = nameSearchTuning.nameScanWindow;
+        const inRange = Prisma.join([...conditions, ...extra], ' AND ');
         const scanned = await db.prisma.$queryRaw<Thread[]>`
           SELECT * FROM (
-            SELECT * FROM "Thread" WHERE ${Prisma.join([...conditions, ...extra], ' AND ')}
-            ${orderBy} LIMIT ${NAME_SCAN_WINDOW}
+            SELECT * FROM "Thread" WHERE ${inRange} ${orderBy} LIMIT ${window}
           ) AS "Thread" WHERE ${name.scan} ${orderBy} LIMIT ${limit}`;
         if (scanned.length === limit) return scanned.map(toThreadRecord);
+        const [counted] = await db.prisma.$queryRaw<{ n: number | bigint }[]>`
+          SELECT COUNT(*) AS n FROM (
+            SELECT 1 FROM "Thread" WHERE ${inRange} ${orderBy} LIMIT ${window})`;
+        if (Number(counted?.n ?? 0) < window) return scanned.map(toThreadRecord);
       }
       const rows = await db.prisma.$queryRaw<Thread[]>`
         SELECT * FROM "Thread" WHERE ${where(extra)} ${orderBy} LIMIT ${limit}`;
