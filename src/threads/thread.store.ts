@@ -345,6 +345,16 @@ export function threadLister(db: Database, query: ThreadListQuery): ThreadLister
       ? Prisma.sql`${column} >= ${at} AND (${column} > ${at} OR ${idOrder} ${idCmp} ${p.id})`
       : Prisma.sql`${column} <= ${at} AND (${column} < ${at} OR ${idOrder} ${idCmp} ${p.id})`;
   };
+  /** Rows at or before a position, as seen reading in direction `forward` (NOT beyond). */
+  const upTo = (p: ThreadPosition, forward: boolean): Prisma.Sql => {
+    const at = new Date(p.at);
+    const later = forward !== descending;
+    const idCmp = Prisma.raw(forward ? '<=' : '>=');
+    // Bounded like beyond(), so the index range ends at the position.
+    return later
+      ? Prisma.sql`${column} <= ${at} AND (${column} < ${at} OR ${idOrder} ${idCmp} ${p.id})`
+      : Prisma.sql`${column} >= ${at} AND (${column} > ${at} OR ${idOrder} ${idCmp} ${p.id})`;
+  };
   const name = query.nameNeedle
     ? nameContains(db.provider, query.tenantId, query.nameNeedle)
     : null;
@@ -383,9 +393,11 @@ export function threadLister(db: Database, query: ThreadListQuery): ThreadLister
     },
     async existsUpTo(edge, forward) {
       const found = await db.prisma.$queryRaw<unknown[]>`
-        SELECT 1 FROM "Thread" WHERE ${where([Prisma.sql`NOT (${beyond(edge, forward)})`])} LIMIT 1`;
+        SELECT 1 FROM "Thread" WHERE ${where([upTo(edge, forward)])} LIMIT 1`;
       return found.length > 0;
     },
+    // COUNT(*) over the filter: linear in the matching rows, read from the covering index
+    // (tenantId, archived, agentId) when the filter has no name or metadata.
     async count() {
       const [row] = await db.prisma.$queryRaw<{ n: number | bigint }[]>`
         SELECT COUNT(*) AS n FROM "Thread" WHERE ${where([])}`;
