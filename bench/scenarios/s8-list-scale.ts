@@ -127,7 +127,12 @@ export const s8ListScale: Scenario = async (ctx) => {
     return [
       { name: 'first page', body: body({}), search: false },
       { name: 'deep page (middle)', body: body({ after: cursor }), search: false },
-      { name: 'agent first page', body: body({ filter: { agentId: 'agent-42' } }), search: false },
+      {
+        // first: 10: at 1k threads an agent has 10, so both sizes return a full page.
+        name: 'agent first page (first: 10)',
+        body: body({ first: 10, filter: { agentId: 'agent-42' } }),
+        search: false,
+      },
       {
         name: `nameContains selective ("${middle.code}")`,
         body: body({ filter: { nameContains: middle.code.toUpperCase() } }),
