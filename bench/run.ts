@@ -39,6 +39,7 @@ import { s4Statements } from './scenarios/s4-statements.js';
 import { s5Reads } from './scenarios/s5-reads.js';
 import { s6Followers } from './scenarios/s6-followers.js';
 import { s7Redis } from './scenarios/s7-redis.js';
+import { s8ListScale } from './scenarios/s8-list-scale.js';
 import { s9Mixed } from './scenarios/s9-mixed.js';
 import { tTranscripts } from './scenarios/t-transcripts.js';
 
@@ -56,6 +57,7 @@ const SCENARIOS: [string, Scenario][] = [
   ['S5', s5Reads],
   ['S6', s6Followers],
   ['S7', s7Redis],
+  ['S8', s8ListScale],
   ['S9', s9Mixed],
   ['M', mMemory],
   ['T', tTranscripts],

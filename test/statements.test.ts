@@ -70,6 +70,17 @@ it('threads(first: 100) with lastItem and itemCount costs what first: 10 costs, 
   expect(hundred.count).toBeLessThanOrEqual(3);
 });
 
+it('a thread list runs its COUNT only when totalCount is selected', async () => {
+  const list = (fields: string) =>
+    `{ threads(first: 10, filter: { agentId: "statements" }) { ${fields} edges { node { id } } } }`;
+  const without = await t.countStatements(() => t.execute(list('')));
+  expect(without.count, without.log.join('\n')).toBe(1);
+  expect(without.log.join('\n')).not.toMatch(/COUNT\(/i);
+  const counted = await t.countStatements(() => t.execute(list('totalCount')));
+  expect(counted.count, counted.log.join('\n')).toBe(2);
+  expect(counted.log.filter((sql) => /COUNT\(\*\)/i.test(sql))).toHaveLength(1);
+});
+
 it('a 50-item history page costs at most 2; an append at most 2, in one transaction', async () => {
   const id = threadIds[0]!;
   await append(

@@ -8,6 +8,7 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nameSearchTuning } from '../src/threads/thread.store.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { append, createThread, message } from './testkit/seed.js';
 
@@ -19,6 +20,8 @@ interface RawDb {
   insertThreads(
     rows: { id: string; agentId: string; createdAt: number; updatedAt: number }[],
   ): Promise<void>;
+  /** VACUUM: on SQLite it may renumber the implicit rowids of Thread. */
+  vacuum(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,6 +45,9 @@ function sqliteDb(url: string): RawDb {
       db.transaction(() => {
         for (const r of rows) insert.run(r.id, r.agentId, iso(r.createdAt), iso(r.updatedAt));
       })();
+    },
+    async vacuum() {
+      db.exec('VACUUM');
     },
     async close() {
       db.close();
@@ -75,6 +81,9 @@ async function postgresDb(url: string): Promise<RawDb> {
           rows.map((r) => iso(r.updatedAt)),
         ],
       );
+    },
+    async vacuum() {
+      await client.query('VACUUM "Thread"');
     },
     async close() {
       await client.end();
@@ -198,6 +207,23 @@ function threadRows(): Promise<number> {
 
 function cursorOf(payload: unknown): string {
   return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+}
+
+/**
+ * Runs a name search twice, through the trigram index alone (SQLite: no ordered scan first)
+ * and as shipped (SQLite scans the first rows in list order first), and expects one answer.
+ */
+async function bothPaths<T>(search: () => Promise<T>): Promise<T> {
+  const shipped = nameSearchTuning.nameScanWindow;
+  nameSearchTuning.nameScanWindow = 0;
+  let indexed: T;
+  try {
+    indexed = await search();
+  } finally {
+    nameSearchTuning.nameScanWindow = shipped;
+  }
+  expect(await search()).toEqual(indexed);
+  return indexed;
 }
 
 /** Code-unit order, which is byte order for the ASCII of thread ids (SQLite BINARY). */
@@ -614,7 +640,7 @@ describe('threads filters', () => {
     }
     await createThread(t, { agentId, name: null });
     const match = async (needle: string) =>
-      (await ids({ agentId, nameContains: needle })).map((id) =>
+      (await bothPaths(() => ids({ agentId, nameContains: needle }))).map((id) =>
         Object.keys(names).find((n) => names[n] === id),
       );
     const summer = ['été en France', 'ÉTÉ 2026', 'e\u0301te\u0301 decomposed'];
@@ -640,6 +666,136 @@ describe('threads filters', () => {
     expect(await match('_')).toEqual(['snake_case']);
     expect(await match('istan')).toEqual(['Istanbul']);
     expect(await match('no such name')).toEqual([]);
+  });
+
+  it('matches needles of 3+ characters through the trigram index exactly as the scan', async () => {
+    // Needles of 3 or more characters use the name index (pg_trgm LIKE, SQLite FTS5 trigram),
+    // shorter ones a scan: both must give the same literal, case-folded substring matches.
+    const agentId = fresh('trgm');
+    const names: Record<string, string> = {};
+    for (const name of [
+      '100% pure',
+      '100 percent',
+      'a_b_c',
+      'aXbXc',
+      'back\\slash',
+      'backslash',
+      "it's o'clock",
+      'its oclock',
+      'say "hi" twice',
+      'ΣΊΣΥΦΟΣ myth',
+      'naïve café',
+      'Ünïcödé',
+      '日本語のスレッド',
+    ]) {
+      names[name] = await createThread(t, { agentId, name });
+    }
+    await createThread(t, { agentId, name: null });
+    const match = async (needle: string) =>
+      (await bothPaths(() => ids({ agentId, nameContains: needle }))).map((id) =>
+        Object.keys(names).find((n) => names[n] === id),
+      );
+    expect(await match('0% p')).toEqual(['100% pure']);
+    expect(await match('100')).toEqual(['100% pure', '100 percent']);
+    expect(await match('%%%')).toEqual([]);
+    expect(await match('% p')).toEqual(['100% pure']);
+    expect(await match('a_b')).toEqual(['a_b_c']);
+    expect(await match('_b_')).toEqual(['a_b_c']);
+    expect(await match('___')).toEqual([]);
+    expect(await match('k\\s')).toEqual(['back\\slash']);
+    expect(await match('\\sl')).toEqual(['back\\slash']);
+    expect(await match('ksl')).toEqual(['backslash']);
+    expect(await match("T'S")).toEqual(["it's o'clock"]);
+    expect(await match("'s o'")).toEqual(["it's o'clock"]);
+    expect(await match('"hi"')).toEqual(['say "hi" twice']);
+    expect(await match('"h')).toEqual(['say "hi" twice']);
+    expect(await match('"""')).toEqual([]);
+    expect(await match('σίσυφος')).toEqual(['ΣΊΣΥΦΟΣ myth']);
+    expect(await match('ΥΦΟΣ M')).toEqual(['ΣΊΣΥΦΟΣ myth']);
+    expect(await match('CAFÉ')).toEqual(['naïve café']);
+    expect(await match('ïve')).toEqual(['naïve café']);
+    expect(await match('ÏCÖ')).toEqual(['Ünïcödé']);
+    expect(await match('本語の')).toEqual(['日本語のスレッド']);
+    expect(await match('スレ')).toEqual(['日本語のスレッド']);
+    expect(await match('c AND d')).toEqual([]);
+    expect(await match('NEAR(a b)')).toEqual([]);
+    // Short needles (no trigram): the scan.
+    expect(await match('%')).toEqual(['100% pure']);
+    expect(await match('_')).toEqual(['a_b_c']);
+    expect(await match('\\')).toEqual(['back\\slash']);
+    expect(await match("'")).toEqual(["it's o'clock"]);
+    expect(await match('"')).toEqual(['say "hi" twice']);
+    expect(await match('é')).toEqual(['naïve café', 'Ünïcödé']);
+    expect(await match('Σ ')).toEqual(['ΣΊΣΥΦΟΣ myth']);
+  });
+
+  it('forgets renamed and deleted threads in name search, also after VACUUM', async () => {
+    const agentId = fresh('trgm-life');
+    const found = (needle: string) => bothPaths(() => ids({ agentId, nameContains: needle }));
+    const a = await createThread(t, { agentId, name: 'Alpha Quartz' });
+    const b = await createThread(t, { agentId, name: 'alpha quartz two' });
+    const c = await createThread(t, { agentId });
+    expect(await found('quartz')).toEqual([a, b]);
+    await update({ id: a, name: 'Beta Onyx' });
+    expect(await found('quartz')).toEqual([b]);
+    expect(await found('onyx')).toEqual([a]);
+    await update({ id: a, name: null });
+    expect(await found('onyx')).toEqual([]);
+    await update({ id: c, name: 'gamma quartz' });
+    expect(await found('quartz')).toEqual([b, c]);
+    // An update that leaves the name as it was keeps it findable.
+    await update({ id: c, archived: false, name: 'gamma quartz' });
+    expect(await found('quartz')).toEqual([b, c]);
+    await t.execute(DELETE, { input: { id: b } });
+    expect(await found('quartz')).toEqual([c]);
+
+    // Rows deleted before a VACUUM let SQLite renumber what follows them.
+    const doomed: string[] = [];
+    for (let i = 0; i < 20; i++)
+      doomed.push(await createThread(t, { agentId, name: `doomed ${i}` }));
+    const d = await createThread(t, { agentId, name: 'delta quartz' });
+    for (const id of doomed) await t.execute(DELETE, { input: { id } });
+    await raw.vacuum();
+    expect(await found('quartz')).toEqual([c, d]);
+    expect(await found('doomed')).toEqual([]);
+    await update({ id: d, name: 'delta opal' });
+    expect(await found('quartz')).toEqual([c]);
+    expect(await found('opal')).toEqual([d]);
+    await t.execute(DELETE, { input: { id: c } });
+    expect(await found('quartz')).toEqual([]);
+    const e = await createThread(t, { agentId, name: 'epsilon quartz' });
+    expect(await found('quartz')).toEqual([e]);
+  });
+
+  it('pages a name search by cursor in every order, matching the unfiltered list', async () => {
+    const agentId = fresh('trgm-page');
+    const wanted: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      if (i % 3 !== 1) await createThread(t, { agentId, name: `noise ${i}` });
+      wanted.push(await createThread(t, { agentId, name: `Page Needle ${i}` }));
+    }
+    for (const orderBy of ORDERS) {
+      const all = (await ids({ agentId }, orderBy)).filter((id) => wanted.includes(id));
+      for (const needle of ['needle', 'NE']) {
+        const filter = { agentId, nameContains: needle };
+        const seen = await bothPaths(async () => {
+          const got: string[] = [];
+          let after: string | null = null;
+          for (;;) {
+            const p = await page({ first: 2, after, filter, orderBy });
+            expect(p.totalCount).toBe(9);
+            got.push(...p.edges.map((edge) => edge.node.id));
+            if (!p.pageInfo.hasNextPage) break;
+            after = p.pageInfo.endCursor;
+          }
+          return got;
+        });
+        expect(seen, `${orderBy} ${needle}`).toEqual(all);
+        const last = await bothPaths(() => page({ last: 4, filter, orderBy }));
+        expect(last.edges.map((edge) => edge.node.id)).toEqual(all.slice(-4));
+        expect(last.pageInfo.hasPreviousPage).toBe(true);
+      }
+    }
   });
 
   it('matches metadata: every key equal, nested values whole, null vs missing', async () => {

@@ -269,16 +269,68 @@ export interface ThreadLister {
   count(): Promise<number>;
 }
 
+/** Needles this long (in code points) or longer can use the trigram indexes. */
+export const TRIGRAM_MIN_NEEDLE = 3;
+
+/**
+ * nameScanWindow: rows of the list order SQLite reads before it asks the name index instead
+ * (see page()); a needle in 1% of the names fills a 50-row page within 5,000. Mutable for
+ * tests only (0 sends every search of 3+ characters to the index).
+ */
+export const nameSearchTuning = { nameScanWindow: 5000 };
+
+/** The SQL of a nameContains filter: `indexed` for the WHERE, `scan` without the index. */
+interface NameCondition {
+  indexed: Prisma.Sql;
+  scan: Prisma.Sql;
+  /** SQLite with an FTS lookup in `indexed`: try a bounded scan in list order first. */
+  windowed: boolean;
+}
+
+/**
+ * The nameContains condition: the folded name (ς as σ: rows folded before final sigma was
+ * folded may still hold ς) contains `needle`, exactly as a substring. Needles of 3 or more
+ * code points go through the trigram index of the name (migration thread_list_indexes):
+ * PostgreSQL's pg_trgm GIN index on that expression, matched with LIKE; SQLite's FTS5 trigram
+ * table "ThreadNameSearch" (kept by triggers on Thread), with instr() as the exact check.
+ * Shorter needles have no trigram to look up: they stay a scan of the tenant's rows in list
+ * order (strpos/instr), which stops at the page's end.
+ * @param needle case-folded (thread.service.ts, foldCase), not empty
+ */
+function nameContains(
+  provider: Database['provider'],
+  tenantId: string,
+  needle: string,
+): NameCondition {
+  const folded = Prisma.sql`replace("nameFolded", 'ς', 'σ')`;
+  const scan = dialectOf(provider).contains(folded, needle);
+  if ([...needle].length < TRIGRAM_MIN_NEEDLE) return { indexed: scan, scan, windowed: false };
+  if (provider === 'postgresql') {
+    // LIKE (not strpos) is what the GIN index answers; \ is PostgreSQL's default LIKE escape.
+    const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return { indexed: Prisma.sql`${folded} LIKE ${pattern}`, scan, windowed: false };
+  }
+  // An FTS5 string (double quotes doubled) is a phrase: with the trigram tokenizer, a substring.
+  const phrase = `"${needle.replace(/"/g, '""')}"`;
+  const indexed = Prisma.sql`"id" IN (
+      SELECT k."id" FROM "ThreadNameSearch" s JOIN "ThreadNameKey" k ON k."key" = s."rowid"
+      WHERE "ThreadNameSearch" MATCH ${phrase} AND k."tenantId" = ${tenantId})
+    AND ${scan}`;
+  return { indexed, scan, windowed: true };
+}
+
 /** Builds the statements of a thread list query (keyset pagination in list order). */
 export function threadLister(db: Database, query: ThreadListQuery): ThreadLister {
   const dialect = dialectOf(db.provider);
   const conditions: Prisma.Sql[] = [Prisma.sql`"tenantId" = ${query.tenantId}`];
   if (query.agentId != null) conditions.push(Prisma.sql`"agentId" = ${query.agentId}`);
-  if (!query.includeArchived) conditions.push(Prisma.sql`"archived" = ${false}`);
-  if (query.nameNeedle) {
-    // replace(): rows folded before final sigma was folded may still hold ς.
+  if (!query.includeArchived) {
+    // SQLite: unary + keeps the (tenantId, archived, agentId) count index out of list plans
+    // (without ANALYZE statistics it would pick it, two equalities, and sort the tenant).
     conditions.push(
-      dialect.contains(Prisma.sql`replace("nameFolded", 'ς', 'σ')`, query.nameNeedle),
+      db.provider === 'sqlite'
+        ? Prisma.sql`+"archived" = ${false}`
+        : Prisma.sql`"archived" = ${false}`,
     );
   }
   for (const { key, value, canonical } of query.metadata) {
@@ -295,11 +347,27 @@ export function threadLister(db: Database, query: ThreadListQuery): ThreadLister
     const at = new Date(p.at);
     const later = forward !== descending; // list order moves to later times
     const idCmp = Prisma.raw(forward ? '>' : '<');
+    // The leading >= / <= is implied by the OR; it is there so that both databases start the
+    // index range scan at the position instead of filtering every row before it.
     return later
-      ? Prisma.sql`(${column} > ${at} OR (${column} = ${at} AND ${idOrder} ${idCmp} ${p.id}))`
-      : Prisma.sql`(${column} < ${at} OR (${column} = ${at} AND ${idOrder} ${idCmp} ${p.id}))`;
+      ? Prisma.sql`${column} >= ${at} AND (${column} > ${at} OR ${idOrder} ${idCmp} ${p.id})`
+      : Prisma.sql`${column} <= ${at} AND (${column} < ${at} OR ${idOrder} ${idCmp} ${p.id})`;
   };
-  const where = (extra: Prisma.Sql[]) => Prisma.join([...conditions, ...extra], ' AND ');
+  /** Rows at or before a position, as seen reading in direction `forward` (NOT beyond). */
+  const upTo = (p: ThreadPosition, forward: boolean): Prisma.Sql => {
+    const at = new Date(p.at);
+    const later = forward !== descending;
+    const idCmp = Prisma.raw(forward ? '<=' : '>=');
+    // Bounded like beyond(), so the index range ends at the position.
+    return later
+      ? Prisma.sql`${column} <= ${at} AND (${column} < ${at} OR ${idOrder} ${idCmp} ${p.id})`
+      : Prisma.sql`${column} >= ${at} AND (${column} > ${at} OR ${idOrder} ${idCmp} ${p.id})`;
+  };
+  const name = query.nameNeedle
+    ? nameContains(db.provider, query.tenantId, query.nameNeedle)
+    : null;
+  const where = (extra: Prisma.Sql[]) =>
+    Prisma.join([...conditions, ...(name ? [name.indexed] : []), ...extra], ' AND ');
 
   return {
     async page(range, forward, limit) {
@@ -308,16 +376,36 @@ export function threadLister(db: Database, query: ThreadListQuery): ThreadLister
       if (range.before) extra.push(beyond(range.before, false));
       const sortDir = Prisma.raw(forward === descending ? 'DESC' : 'ASC');
       const idDir = Prisma.raw(forward ? 'ASC' : 'DESC');
+      const orderBy = Prisma.sql`ORDER BY ${column} ${sortDir}, ${idOrder} ${idDir}`;
+      if (name?.windowed) {
+        // SQLite cannot weigh the FTS lookup against the ordered scan: a common needle
+        // matches tens of thousands of rows to sort, yet fills a page within the first few
+        // thousand rows in list order, and the FTS table holds every tenant's names. So:
+        // the first nameScanWindow rows in list order, filtered; the page is exact if they
+        // hold `limit` matches or are all the rows there are; else the index decides.
+        const window = nameSearchTuning.nameScanWindow;
+        const inRange = Prisma.join([...conditions, ...extra], ' AND ');
+        const scanned = await db.prisma.$queryRaw<Thread[]>`
+          SELECT * FROM (
+            SELECT * FROM "Thread" WHERE ${inRange} ${orderBy} LIMIT ${window}
+          ) AS "Thread" WHERE ${name.scan} ${orderBy} LIMIT ${limit}`;
+        if (scanned.length === limit) return scanned.map(toThreadRecord);
+        const [counted] = await db.prisma.$queryRaw<{ n: number | bigint }[]>`
+          SELECT COUNT(*) AS n FROM (
+            SELECT 1 FROM "Thread" WHERE ${inRange} ${orderBy} LIMIT ${window})`;
+        if (Number(counted?.n ?? 0) < window) return scanned.map(toThreadRecord);
+      }
       const rows = await db.prisma.$queryRaw<Thread[]>`
-        SELECT * FROM "Thread" WHERE ${where(extra)}
-        ORDER BY ${column} ${sortDir}, ${idOrder} ${idDir} LIMIT ${limit}`;
+        SELECT * FROM "Thread" WHERE ${where(extra)} ${orderBy} LIMIT ${limit}`;
       return rows.map(toThreadRecord);
     },
     async existsUpTo(edge, forward) {
       const found = await db.prisma.$queryRaw<unknown[]>`
-        SELECT 1 FROM "Thread" WHERE ${where([Prisma.sql`NOT ${beyond(edge, forward)}`])} LIMIT 1`;
+        SELECT 1 FROM "Thread" WHERE ${where([upTo(edge, forward)])} LIMIT 1`;
       return found.length > 0;
     },
+    // COUNT(*) over the filter: linear in the matching rows, read from the covering index
+    // (tenantId, archived, agentId) when the filter has no name or metadata.
     async count() {
       const [row] = await db.prisma.$queryRaw<{ n: number | bigint }[]>`
         SELECT COUNT(*) AS n FROM "Thread" WHERE ${where([])}`;
