@@ -179,6 +179,7 @@ function guardedYoga(
     context: deps.context,
     classify: deps.availability.classify,
     graphiql: env.GRAPHIQL,
+    jit: env.GRAPHQL_JIT,
     cors: corsOptions(env.CORS_ORIGINS),
   });
 }
