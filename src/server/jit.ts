@@ -11,8 +11,16 @@
  *   not per operation name, so a second operation of the same document would run the first.
  */
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { type ExecutionArgs, Kind, type OperationDefinitionNode } from 'graphql';
-import { createLRUCache, type Plugin } from 'graphql-yoga';
+import {
+  type ExecutionArgs,
+  type ExecutionResult,
+  GraphQLError,
+  Kind,
+  type OperationDefinitionNode,
+  type Source,
+  type SourceLocation,
+} from 'graphql';
+import { createLRUCache, isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 
 /**
@@ -34,13 +42,60 @@ function soleQueryOrMutation(args: ExecutionArgs): OperationDefinitionNode | nul
   return found && found.operation !== 'subscription' ? found : null;
 }
 
+/** The offset in `body` of a 1-based line and column. */
+function offsetOf(body: string, { line, column }: SourceLocation): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const next = body.indexOf('\n', offset);
+    if (next < 0) break;
+    offset = next + 1;
+  }
+  return offset + column - 1;
+}
+
+/**
+ * graphql-jit's own error objects pass `instanceof GraphQLError` but differ from graphql-js's:
+ * `extensions` is undefined unless the thrown error had some, and they carry `locations`
+ * without `source` and `positions`, so every copy (masking, yoga's serialisation) would drop
+ * the location. Each becomes the error graphql-js would have made, located in `source`.
+ */
+function asGraphqlJsError(error: GraphQLError, source: Source | undefined): GraphQLError {
+  if (Object.getPrototypeOf(error) === GraphQLError.prototype) return error;
+  const locations = (error.locations ?? []) as SourceLocation[];
+  return new GraphQLError(error.message, {
+    ...(source && locations.length
+      ? { source, positions: locations.map((l) => offsetOf(source.body, l)) }
+      : {}),
+    path: error.path,
+    originalError: error.originalError,
+    extensions: error.extensions,
+  });
+}
+
+// One object for every operation: no closure per request.
+const normaliseErrors = {
+  onExecuteDone({
+    args,
+    result,
+    setResult,
+  }: {
+    args: ExecutionArgs;
+    result: ExecutionResult | AsyncIterable<ExecutionResult>;
+    setResult: (r: ExecutionResult) => void;
+  }) {
+    if (isAsyncIterable(result) || !result.errors?.length) return;
+    const source = args.document.loc?.source;
+    setResult({ ...result, errors: result.errors.map((e) => asGraphqlJsError(e, source)) });
+  },
+};
+
 /**
  * The graphql-jit plugin, with its compiled-query cache bounded to `entries` documents
  * (JIT_CACHE_ENTRIES); a document the compiler refuses is logged on `logger`. Put it first: it replaces the execute function, the other plugins' hooks
- * still run around it.
+ * still run around it. Its errors are made graphql-js's (asGraphqlJsError).
  */
-export function jitPlugin(logger: Logger, entries = JIT_CACHE_ENTRIES): Plugin {
-  return useGraphQlJit(
+export function jitPlugins(logger: Logger, entries = JIT_CACHE_ENTRIES): Plugin[] {
+  const jit = useGraphQlJit(
     {},
     {
       // ttl 0: entries leave by size only.
@@ -50,4 +105,6 @@ export function jitPlugin(logger: Logger, entries = JIT_CACHE_ENTRIES): Plugin {
       onError: (result) => logger.warn({ errors: result.errors }, 'graphql-jit could not compile'),
     },
   ) as Plugin;
+  // Before every other plugin's onExecuteDone (audit, metrics, masking): they see graphql-js errors.
+  return [jit, { onExecute: () => normaliseErrors }];
 }

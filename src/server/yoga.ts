@@ -17,7 +17,7 @@ import { ThreadstoreError } from '../errors.js';
 import { schema } from '../schema/index.js';
 import type { InitialContext } from './auth.js';
 import { compressedGraphiQL, graphiqlOptions, renderGraphiQLPage } from './graphiql.js';
-import { jitPlugin } from './jit.js';
+import { jitPlugins } from './jit.js';
 import { createMaskError } from './mask-error.js';
 
 export type ThreadstoreYoga = YogaServerInstance<Record<string, unknown>, ServiceContext>;
@@ -141,7 +141,7 @@ export function createThreadstoreYoga({
     logging: loggingBridge(logger),
     maskedErrors: { maskError: createMaskError(logger, classify) },
     plugins: [
-      ...(jit ? [jitPlugin(logger)] : []),
+      ...(jit ? jitPlugins(logger) : []),
       ...plugins,
       streamErrorsAsResults(),
       ...(graphiql ? [compressedGraphiQL()] : []),
