@@ -1,7 +1,7 @@
 /**
  * Queries and mutations run as code compiled from their document (graphql-jit through
- * `@envelop/graphql-jit`), not through graphql-js's interpreter: about 1.5x on the history page
- * and the thread list (issue 13, /work/shared/notes/performance.md). GRAPHQL_JIT=false turns it
+ * `@envelop/graphql-jit`), not through graphql-js's interpreter: 1.3-1.5x on the history page
+ * and the thread list (issue 13: /work/shared/notes/performance.md, /work/readme-parts/p13-jit.md). GRAPHQL_JIT=false turns it
  * off (env.ts).
  *
  * What stays on graphql-js's `execute`/`subscribe`, on purpose:
@@ -45,7 +45,7 @@ import type { Logger } from 'pino';
 /**
  * Compiled queries kept, keyed by document text, least recently used dropped first. A compiled
  * query holds generated functions (a few KB to tens of KB), so the cache must not grow with every
- * distinct document a client sends. Documents still parsed (yoga's parse cache, also 1,000) find
+ * distinct document a client sends. Documents still in yoga's parse cache (1,024 by default) find
  * theirs through a WeakMap first.
  */
 export const JIT_CACHE_ENTRIES = 1_000;
