@@ -2,8 +2,8 @@
  * Queries and mutations run as code compiled from their document (graphql-jit through
  * `@envelop/graphql-jit`), not through graphql-js's interpreter. Measured gain on this tree is
  * small: GraphQL execution is a few percent of a read's CPU (the rest is the database driver,
- * yoga's fetch layer, response writes, GC; /work/readme-parts/p13-jit.md). GRAPHQL_JIT=false turns it
- * off (env.ts).
+ * yoga's fetch layer, response writes, GC; /work/readme-parts/p13-jit.md).
+ * GRAPHQL_JIT=false turns it off (env.ts).
  *
  * What stays on graphql-js's `execute`/`subscribe`, on purpose:
  * - subscriptions (their events run through the follower queue, stream credentials and the
