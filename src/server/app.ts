@@ -184,6 +184,7 @@ function guardedYoga(
     context: deps.context,
     classify: deps.availability.classify,
     graphiql: env.GRAPHIQL,
+    jit: env.GRAPHQL_JIT,
     cors: corsOptions(env.CORS_ORIGINS),
   });
 }
@@ -227,6 +228,9 @@ function receiveTimeouts(env: Env): ServerOptions {
   };
 }
 
+/** Yoga's endpoint (yoga.ts): health, export and /ui routes never match it. */
+const GRAPHQL_PATH = '/graphql';
+
 /**
  * The HTTP server: the Host guard (AUTH=optional), /healthz and /readyz, the export route,
  * the thread browser's files (/ui), then yoga within the body limit; one log line per request.
@@ -247,9 +251,13 @@ function httpServer(
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (refuseMalformedHost(req, res)) return;
     if (refuseForeignHost(env.AUTH, deps.audit, req, res)) return;
-    if (await health((req.url ?? '/').split('?')[0] ?? '/', res)) return;
-    if (await deps.exports(req, res)) return;
-    if (await deps.ui(req, res)) return;
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    // Nearly every request is GraphQL, which none of the other routes serves: straight to yoga.
+    if (path !== GRAPHQL_PATH) {
+      if (await health(path, res)) return;
+      if (await deps.exports(req, res)) return;
+      if (await deps.ui(req, res)) return;
+    }
     await toYoga(req, res);
   };
   return createServer(

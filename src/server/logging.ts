@@ -111,6 +111,9 @@ export function withRequestLog(
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     res.setHeader('x-request-id', id);
     res.once('close', () => {
+      const level = QUIET_PATHS.has(path) ? 'debug' : 'info';
+      // LOG_LEVEL above it: no line to build.
+      if (!logger.isLevelEnabled(level)) return;
       const line = {
         requestId: id,
         method: req.method,
@@ -120,8 +123,7 @@ export function withRequestLog(
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         ...(res.writableFinished ? {} : { aborted: true }),
       };
-      if (QUIET_PATHS.has(path)) logger.debug(line, 'request');
-      else logger.info(line, 'request');
+      logger[level](line, 'request');
     });
     requestScope.run(scope, () => handler(req, res));
   };

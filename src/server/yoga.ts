@@ -17,6 +17,7 @@ import { ThreadstoreError } from '../errors.js';
 import { schema } from '../schema/index.js';
 import type { InitialContext } from './auth.js';
 import { compressedGraphiQL, graphiqlOptions, renderGraphiQLPage } from './graphiql.js';
+import { jitPlugins } from './jit.js';
 import { createMaskError } from './mask-error.js';
 
 export type ThreadstoreYoga = YogaServerInstance<Record<string, unknown>, ServiceContext>;
@@ -31,6 +32,8 @@ export interface YogaOptions {
   graphiql: boolean;
   /** Yoga's `cors` option (browser.ts: listed origins only). */
   cors: YogaServerOptions<Record<string, unknown>, ServiceContext>['cors'];
+  /** GRAPHQL_JIT: run queries and mutations compiled (jit.ts). Default true. */
+  jit?: boolean;
   /** Recognises dependency failures (UNAVAILABLE): src/db/availability.ts. */
   classify?: (error: unknown) => DependencyFailure | null;
 }
@@ -124,6 +127,7 @@ export function createThreadstoreYoga({
   graphiql,
   cors,
   classify,
+  jit = true,
 }: YogaOptions): ThreadstoreYoga {
   return createYoga<Record<string, unknown>, ServiceContext>({
     schema,
@@ -136,7 +140,12 @@ export function createThreadstoreYoga({
     landingPage: false,
     logging: loggingBridge(logger),
     maskedErrors: { maskError: createMaskError(logger, classify) },
-    plugins: [...plugins, streamErrorsAsResults(), ...(graphiql ? [compressedGraphiQL()] : [])],
+    plugins: [
+      ...(jit ? jitPlugins(logger) : []),
+      ...plugins,
+      streamErrorsAsResults(),
+      ...(graphiql ? [compressedGraphiQL()] : []),
+    ],
     context,
   });
 }
