@@ -303,6 +303,13 @@ describe('npm start', () => {
       startServer({ DATABASE_URL: `file:${join(dir, 'none.db')}`, AUTH: 'none' }),
     ]);
     try {
+      // /healthz may answer before the start-up line reaches our end of the pipe.
+      const deadline = Date.now() + 10_000;
+      while (
+        servers.some((server) => !server.output().includes('"msg":"threadstore ')) &&
+        Date.now() < deadline
+      )
+        await new Promise((r) => setTimeout(r, 20));
       const [optional, none] = servers.map((server) =>
         server
           .output()
