@@ -1,6 +1,6 @@
 /**
  * graphql-jit (src/server/jit.ts) answers exactly as graphql-js does: the same data and errors
- * with GRAPHQL_JIT on (the default) and off, for what it compiles (reads with built-in scalar
+ * with GRAPHQL_JIT on and off (the default), for what it compiles (reads with built-in scalar
  * variables, lazy page flags, resolver errors with their location) and what it leaves to
  * graphql-js (several operations in one document, custom-scalar variables).
  */
@@ -12,7 +12,7 @@ let jit: TestApp;
 let plain: TestApp;
 let threadId: string;
 beforeAll(async () => {
-  jit = await buildTestApp();
+  jit = await buildTestApp({ GRAPHQL_JIT: 'true' });
   // The same database, executed by graphql-js.
   plain = await buildTestApp({ GRAPHQL_JIT: 'false' }, {}, { url: jit.url });
   threadId = await createThread(jit);

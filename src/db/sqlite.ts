@@ -12,6 +12,7 @@
  * process (a second server, the importer) commits in between. Every transaction the services
  * open writes.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   DriverAdapterError,
   type IsolationLevel,
@@ -21,8 +22,18 @@ import {
   type Transaction,
 } from '@prisma/driver-adapter-utils';
 
-/** What waits for the connection: a statement outside transactions, or a transaction. */
-type TurnKind = 'statement' | 'transaction';
+/**
+ * What waits for the connection: a statement outside transactions, a transaction, or a
+ * transaction that runs alone (never joins a group nor takes others into its own).
+ */
+type TurnKind = 'statement' | 'transaction' | 'alone';
+
+/**
+ * Transactions started inside `alone.run(true, ...)` run without group commit: long ones (an
+ * import, a restore) would otherwise hold back the answers of the short ones grouped with
+ * them until they end (src/db/transaction.ts marks transactions given a longer timeout).
+ */
+export const alone = new AsyncLocalStorage<boolean>();
 
 /** Runs one thing at a time, in arrival order; says what waits next (for group commit). */
 class Turns {
@@ -70,10 +81,19 @@ const statement = (sql: string): SqlQuery => ({ sql, args: [], argTypes: [] });
  * write lock is held for other processes and how long the first member waits for its commit.
  */
 const MAX_GROUP = 32;
+/**
+ * A group takes new members only this long (ms) after its first began: a member's answer
+ * waits for the group's COMMIT, so later members must not hold it back for long.
+ */
+const GROUP_WINDOW_MS = 10;
 
 /** Transactions sharing one BEGIN IMMEDIATE..COMMIT; `waiting` settle when it ends. */
 interface Group {
   members: number;
+  /** performance.now() when the group's first member began. */
+  startedAt: number;
+  /** A transaction that runs alone (see `alone`): it takes no other member. */
+  solo: boolean;
   waiting: { resolve: () => void; reject: (error: unknown) => void }[];
   /** The last error a member's statement raised: what to report if SQLite aborted the group. */
   lastError?: unknown;
@@ -103,13 +123,34 @@ const STATEMENT_CACHE_SIZE = 500;
  * anew (`client.prepare(sql).bind(args)`), which CPU profiles of appends (bench S1, S2) showed
  * at 4-6% of the busy time; a prepared statement is reused here with its arguments passed at
  * run time instead of bound to it (better-sqlite3 allows binding a statement only once).
- * Statements are re-prepared by SQLite itself after a schema change (sqlite3_prepare_v2).
+ * After a schema change (PRAGMA schema_version moved: a migration by another process) the
+ * cache is emptied, since a statement's columns() describe the schema it was prepared on.
  * Kept in insertion order, the oldest dropped past STATEMENT_CACHE_SIZE.
  */
 function cachePreparedStatements(client: DriverClient): void {
   const prepare = client.prepare.bind(client);
   const cache = new Map<string, DriverStatement>();
+  // Prepared once: a cheap read of the database header on every prepare.
+  const versionStatement = prepare('PRAGMA schema_version') as unknown as {
+    pluck(): { get(): unknown };
+  };
+  const versionReader = versionStatement.pluck();
+  const schemaVersion = () => Number(versionReader.get());
+  const reloadSchema = prepare('SELECT 1 FROM sqlite_master LIMIT 1') as unknown as {
+    get(): unknown;
+  };
+  let version = schemaVersion();
   client.prepare = (sql: string): DriverStatement => {
+    // Another connection (a migration in another process) changed the schema: a statement
+    // prepared on the connection's stale copy of it, cached or new, reports the old
+    // columns() and SQLite re-prepares it only when it runs, so a SELECT * would name the new
+    // row's values with the old column names. Running a statement reloads the schema.
+    const now = schemaVersion();
+    if (now !== version) {
+      reloadSchema.get();
+      cache.clear();
+      version = now;
+    }
     let stmt = cache.get(sql);
     if (!stmt) {
       stmt = prepare(sql);
@@ -173,7 +214,8 @@ function serialised(inner: SqlDriverAdapter): SqlDriverAdapter {
 
   /** After a member ended: hand the open transaction to a waiting one, or commit. */
   async function memberEnded(g: Group): Promise<void> {
-    if (g.members < maxGroup && turns.nextIsTransaction() && driver?.inTransaction) {
+    const young = !g.solo && performance.now() - g.startedAt < GROUP_WINDOW_MS;
+    if (young && g.members < maxGroup && turns.nextIsTransaction() && driver?.inTransaction) {
       turns.release();
       return;
     }
@@ -271,7 +313,8 @@ function serialised(inner: SqlDriverAdapter): SqlDriverAdapter {
       if (isolationLevel && isolationLevel !== 'SERIALIZABLE') {
         return inner.startTransaction(isolationLevel);
       }
-      await turns.acquire('transaction');
+      const solo = alone.getStore() === true;
+      await turns.acquire(solo ? 'alone' : 'transaction');
       const joined = group;
       if (joined) {
         // Handed over by a member that ended: run under a savepoint of the open transaction.
@@ -291,7 +334,7 @@ function serialised(inner: SqlDriverAdapter): SqlDriverAdapter {
         turns.release();
         throw error;
       }
-      const started: Group = { members: 1, waiting: [] };
+      const started: Group = { members: 1, solo, startedAt: performance.now(), waiting: [] };
       group = started;
       return member(started, null);
     },

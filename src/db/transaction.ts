@@ -7,6 +7,7 @@
 
 import { Prisma } from '../generated/prisma/client.js';
 import type { Database } from './client.js';
+import { alone } from './sqlite.js';
 
 /** How long a transaction may wait to start, and run, in ms. */
 export const TRANSACTION_MAX_WAIT_MS = 15_000;
@@ -22,7 +23,8 @@ export type Executor = Prisma.TransactionClient;
 /**
  * Runs `work` in one interactive transaction, retried up to three times on a write conflict
  * or deadlock. `work` must not publish events or have other side effects: it may run again.
- * @param options.timeoutMs overrides the run time limit (imports of long conversations)
+ * @param options.timeoutMs overrides the run time limit (imports of long conversations); such a
+ *   transaction runs alone on SQLite (no group commit)
  * @throws whatever `work` throws (the transaction is rolled back)
  */
 export async function transaction<T>(
@@ -30,12 +32,15 @@ export async function transaction<T>(
   work: (tx: Executor) => Promise<T>,
   options: { timeoutMs?: number } = {},
 ): Promise<T> {
-  return retryingConflicts(() =>
+  const run = () =>
     db.prisma.$transaction(work, {
       maxWait: TRANSACTION_MAX_WAIT_MS,
       timeout: options.timeoutMs ?? TRANSACTION_TIMEOUT_MS,
-    }),
-  );
+    });
+  // A longer timeout means a long transaction (imports): on SQLite it runs outside group
+  // commit, so it never holds back the answers of short ones (src/db/sqlite.ts).
+  const long = options.timeoutMs !== undefined;
+  return retryingConflicts(() => (long ? alone.run(true, run) : run()));
 }
 
 /**

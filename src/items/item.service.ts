@@ -300,7 +300,7 @@ export async function appendItems(
     const now = new Date();
     try {
       const result =
-        ctx.db.provider === 'postgresql'
+        ctx.db.provider === 'postgresql' && fitsOneStatement(prepared)
           ? await appendOnPostgres(
               ctx,
               input,
@@ -325,8 +325,25 @@ export async function appendItems(
   }
 }
 
+/** The largest append written as one statement on PostgreSQL: items, and bytes of JSON text. */
+const ONE_STATEMENT_MAX_ITEMS = 100;
+const ONE_STATEMENT_MAX_BYTES = 256 * 1024;
+
 /**
- * appendItems' write on SQLite: reserveSeqs, the items and the key in one transaction (which
+ * True when an append is small enough for PostgreSQL's one-statement write (the common case:
+ * an agent's turn). Larger ones take the transaction path, whose INSERTs are chunked: one
+ * statement binds 10 parameters per item (PostgreSQL allows 65,535), and a server with a
+ * 512 MB heap ran out of memory on one statement of eight 1 MB items (test/slow-followers).
+ */
+function fitsOneStatement(prepared: readonly PreparedItem[]): boolean {
+  if (prepared.length > ONE_STATEMENT_MAX_ITEMS) return false;
+  let bytes = 0;
+  for (const item of prepared) bytes += item.dataJson.length + (item.rawJson?.length ?? 0);
+  return bytes <= ONE_STATEMENT_MAX_BYTES;
+}
+
+/**
+ * appendItems' write on SQLite, and on PostgreSQL for large appends: reserveSeqs, the items and the key in one transaction (which
  * src/db/sqlite.ts may commit together with concurrent ones).
  * @throws NotFoundError, ConflictError as reserveSeqs; the key's unique violation as is
  */

@@ -3,7 +3,11 @@
  * `@envelop/graphql-jit`), not through graphql-js's interpreter. Measured gain on this tree is
  * small: GraphQL execution is a few percent of a read's CPU (the rest is the database driver,
  * yoga's fetch layer, response writes, GC; /work/readme-parts/p13-jit.md).
- * GRAPHQL_JIT=false turns it off (env.ts).
+ * GRAPHQL_JIT=true turns it on; it is off by default (env.ts), because it measured no gain
+ * (CPU per request 1.01-1.06x of graphql-js's on the history page, the thread list and
+ * `{ __typename }`) and some answers differ from graphql-js's: variable coercion errors name
+ * another variable or lose the path and the enum hint, and fields of fragments come in
+ * another order than the document's (the spec orders them as the document does).
  *
  * What stays on graphql-js's `execute`/`subscribe`, on purpose:
  * - subscriptions (their events run through the follower queue, stream credentials and the

@@ -32,7 +32,7 @@ export interface YogaOptions {
   graphiql: boolean;
   /** Yoga's `cors` option (browser.ts: listed origins only). */
   cors: YogaServerOptions<Record<string, unknown>, ServiceContext>['cors'];
-  /** GRAPHQL_JIT: run queries and mutations compiled (jit.ts). Default true. */
+  /** GRAPHQL_JIT: run queries and mutations compiled (jit.ts). Default false. */
   jit?: boolean;
   /** Recognises dependency failures (UNAVAILABLE): src/db/availability.ts. */
   classify?: (error: unknown) => DependencyFailure | null;
@@ -127,7 +127,7 @@ export function createThreadstoreYoga({
   graphiql,
   cors,
   classify,
-  jit = true,
+  jit = false,
 }: YogaOptions): ThreadstoreYoga {
   return createYoga<Record<string, unknown>, ServiceContext>({
     schema,
