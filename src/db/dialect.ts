@@ -16,6 +16,11 @@ export interface Dialect {
    */
   bytewise(column: Prisma.Sql): Prisma.Sql;
   /**
+   * `column` as the planner must not use an index for (a condition that should filter, not
+   * choose the plan): SQLite's unary `+`; PostgreSQL's planner needs no such hint.
+   */
+  unindexed(column: Prisma.Sql): Prisma.Sql;
+  /**
    * True when the JSON object text in `column` has the top-level `key` equal to `value`.
    * Objects and arrays compare whole, key order ignored; numbers compare as numbers.
    * @param canonical the canonical JSON text of `value` (src/json.ts, filterableJson)
@@ -26,6 +31,7 @@ export interface Dialect {
 const sqlite: Dialect = {
   contains: (haystack, needle) => Prisma.sql`instr(${haystack}, ${needle}) > 0`,
   bytewise: (column) => column,
+  unindexed: (column) => Prisma.sql`+${column}`,
   jsonMemberEquals(column, key, value, canonical) {
     const member = (test: Prisma.Sql) =>
       Prisma.sql`EXISTS (SELECT 1 FROM json_each(${column}) AS m WHERE m.key = ${key} AND ${test})`;
@@ -45,6 +51,7 @@ const sqlite: Dialect = {
 const postgresql: Dialect = {
   contains: (haystack, needle) => Prisma.sql`strpos(${haystack}, ${needle}) > 0`,
   bytewise: (column) => Prisma.sql`${column} COLLATE "C"`,
+  unindexed: (column) => column,
   // jsonb equality: deep, key order ignored, numbers compared as numbers (as SQLite's atom).
   jsonMemberEquals: (column, key, _value, canonical) =>
     Prisma.sql`(${column}::jsonb -> ${key}::text) = ${canonical}::jsonb`,

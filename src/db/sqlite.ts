@@ -123,34 +123,18 @@ const STATEMENT_CACHE_SIZE = 500;
  * anew (`client.prepare(sql).bind(args)`), which CPU profiles of appends (bench S1, S2) showed
  * at 4-6% of the busy time; a prepared statement is reused here with its arguments passed at
  * run time instead of bound to it (better-sqlite3 allows binding a statement only once).
- * After a schema change (PRAGMA schema_version moved: a migration by another process) the
- * cache is emptied, since a statement's columns() describe the schema it was prepared on.
  * Kept in insertion order, the oldest dropped past STATEMENT_CACHE_SIZE.
+ *
+ * A bound statement runs before it reports its columns(): after another connection changed the
+ * schema (a migration run by another process), a statement prepared on this connection's stale
+ * copy of it, cached or new, names the old columns until SQLite re-prepares it as it runs, and
+ * the adapter reads columns() first, so a SELECT * would put the new row's values under the old
+ * names (test/sqlite-schema-change.test.ts).
  */
 function cachePreparedStatements(client: DriverClient): void {
   const prepare = client.prepare.bind(client);
   const cache = new Map<string, DriverStatement>();
-  // Prepared once: a cheap read of the database header on every prepare.
-  const versionStatement = prepare('PRAGMA schema_version') as unknown as {
-    pluck(): { get(): unknown };
-  };
-  const versionReader = versionStatement.pluck();
-  const schemaVersion = () => Number(versionReader.get());
-  const reloadSchema = prepare('SELECT 1 FROM sqlite_master LIMIT 1') as unknown as {
-    get(): unknown;
-  };
-  let version = schemaVersion();
   client.prepare = (sql: string): DriverStatement => {
-    // Another connection (a migration in another process) changed the schema: a statement
-    // prepared on the connection's stale copy of it, cached or new, reports the old
-    // columns() and SQLite re-prepares it only when it runs, so a SELECT * would name the new
-    // row's values with the old column names. Running a statement reloads the schema.
-    const now = schemaVersion();
-    if (now !== version) {
-      reloadSchema.get();
-      cache.clear();
-      version = now;
-    }
     let stmt = cache.get(sql);
     if (!stmt) {
       stmt = prepare(sql);
@@ -158,17 +142,28 @@ function cachePreparedStatements(client: DriverClient): void {
       if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     }
     const cached = stmt;
-    return {
-      reader: cached.reader,
-      bind: (args) => ({
+    const bound = (args: unknown[]): DriverStatement => {
+      let rows: unknown[] | undefined;
+      const all = () => {
+        rows ??= cached.raw(true).all(args);
+        return rows;
+      };
+      return {
         reader: cached.reader,
         bind: () => {
           throw new TypeError('The statement already has bound parameters');
         },
         run: () => cached.run(args),
-        columns: () => cached.columns(),
-        raw: () => ({ all: () => cached.raw(true).all(args) }),
-      }),
+        columns: () => {
+          all();
+          return cached.columns();
+        },
+        raw: () => ({ all }),
+      };
+    };
+    return {
+      reader: cached.reader,
+      bind: bound,
       run: (args) => cached.run(args ?? []),
       columns: () => cached.columns(),
       raw: () => ({ all: (args) => cached.raw(true).all(args ?? []) }),

@@ -298,23 +298,18 @@ export async function appendItems(
       if (replay) return replay;
     }
     const now = new Date();
+    const write =
+      ctx.db.provider === 'postgresql' && fitsOneStatement(prepared)
+        ? appendOnPostgres
+        : appendInTransaction;
     try {
-      const result =
-        ctx.db.provider === 'postgresql' && fitsOneStatement(prepared)
-          ? await appendOnPostgres(
-              ctx,
-              input,
-              prepared,
-              key == null ? null : { key, requestHash },
-              now,
-            )
-          : await appendInTransaction(
-              ctx,
-              input,
-              prepared,
-              key == null ? null : { key, requestHash },
-              now,
-            );
+      const result = await write(
+        ctx,
+        input,
+        prepared,
+        key == null ? null : { key, requestHash },
+        now,
+      );
       publishAppended(ctx, result.thread, result.items, now);
       return result;
     } catch (error) {
@@ -343,8 +338,9 @@ function fitsOneStatement(prepared: readonly PreparedItem[]): boolean {
 }
 
 /**
- * appendItems' write on SQLite, and on PostgreSQL for large appends: reserveSeqs, the items and the key in one transaction (which
- * src/db/sqlite.ts may commit together with concurrent ones).
+ * appendItems' write on SQLite, and on PostgreSQL for large appends: reserveSeqs, the items
+ * and the key in one transaction (which src/db/sqlite.ts may commit together with concurrent
+ * ones).
  * @throws NotFoundError, ConflictError as reserveSeqs; the key's unique violation as is
  */
 async function appendInTransaction(

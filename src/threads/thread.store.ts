@@ -325,13 +325,9 @@ export function threadLister(db: Database, query: ThreadListQuery): ThreadLister
   const conditions: Prisma.Sql[] = [Prisma.sql`"tenantId" = ${query.tenantId}`];
   if (query.agentId != null) conditions.push(Prisma.sql`"agentId" = ${query.agentId}`);
   if (!query.includeArchived) {
-    // SQLite: unary + keeps the (tenantId, archived, agentId) count index out of list plans
-    // (without ANALYZE statistics it would pick it, two equalities, and sort the tenant).
-    conditions.push(
-      db.provider === 'sqlite'
-        ? Prisma.sql`+"archived" = ${false}`
-        : Prisma.sql`"archived" = ${false}`,
-    );
+    // Keeps the (tenantId, archived, agentId) count index out of list plans: SQLite without
+    // ANALYZE statistics would pick it (two equalities) and sort the whole tenant.
+    conditions.push(Prisma.sql`${dialect.unindexed(Prisma.sql`"archived"`)} = ${false}`);
   }
   for (const { key, value, canonical } of query.metadata) {
     conditions.push(
@@ -342,27 +338,22 @@ export function threadLister(db: Database, query: ThreadListQuery): ThreadLister
   const { descending } = query.order;
   const idOrder = dialect.bytewise(Prisma.sql`"id"`);
 
+  /**
+   * Rows past position `p` towards later (or earlier) times, ids compared with `idCmp` on ties.
+   * The leading >= / <= is implied by the OR; it is there so that both databases start (or
+   * end) the index range scan at the position instead of filtering every row before it.
+   */
+  const bound = (p: ThreadPosition, later: boolean, idCmp: string): Prisma.Sql => {
+    const at = new Date(p.at);
+    const [from, past] = later ? ['>=', '>'] : ['<=', '<'];
+    return Prisma.sql`${column} ${Prisma.raw(from)} ${at} AND (${column} ${Prisma.raw(past)} ${at} OR ${idOrder} ${Prisma.raw(idCmp)} ${p.id})`;
+  };
   /** Rows strictly after (forward) or before (backward) a position in list order. */
-  const beyond = (p: ThreadPosition, forward: boolean): Prisma.Sql => {
-    const at = new Date(p.at);
-    const later = forward !== descending; // list order moves to later times
-    const idCmp = Prisma.raw(forward ? '>' : '<');
-    // The leading >= / <= is implied by the OR; it is there so that both databases start the
-    // index range scan at the position instead of filtering every row before it.
-    return later
-      ? Prisma.sql`${column} >= ${at} AND (${column} > ${at} OR ${idOrder} ${idCmp} ${p.id})`
-      : Prisma.sql`${column} <= ${at} AND (${column} < ${at} OR ${idOrder} ${idCmp} ${p.id})`;
-  };
+  const beyond = (p: ThreadPosition, forward: boolean) =>
+    bound(p, forward !== descending, forward ? '>' : '<');
   /** Rows at or before a position, as seen reading in direction `forward` (NOT beyond). */
-  const upTo = (p: ThreadPosition, forward: boolean): Prisma.Sql => {
-    const at = new Date(p.at);
-    const later = forward !== descending;
-    const idCmp = Prisma.raw(forward ? '<=' : '>=');
-    // Bounded like beyond(), so the index range ends at the position.
-    return later
-      ? Prisma.sql`${column} <= ${at} AND (${column} < ${at} OR ${idOrder} ${idCmp} ${p.id})`
-      : Prisma.sql`${column} >= ${at} AND (${column} > ${at} OR ${idOrder} ${idCmp} ${p.id})`;
-  };
+  const upTo = (p: ThreadPosition, forward: boolean) =>
+    bound(p, forward === descending, forward ? '<=' : '>=');
   const name = query.nameNeedle
     ? nameContains(db.provider, query.tenantId, query.nameNeedle)
     : null;
