@@ -4,23 +4,12 @@
  * in a file, and the load generator (bench/load.ts, driven over IPC). Everything listens on
  * 127.0.0.1 only.
  */
-import { type ChildProcess, fork, spawn } from 'node:child_process';
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from '../../src/env.js';
-import { graphqlClient } from '../../test/testkit/graphql.js';
-import { freePort, root, type ServerProcess, stopProcess } from '../../test/testkit/process.js';
+import { root, type ServerProcess, spawnServer, stopProcess } from '../../test/testkit/process.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -52,24 +41,6 @@ export interface Server extends ServerProcess {
 /** Where the servers' output goes: one file per process, deleted when it is stopped. */
 export const logDir = join(tmpdir(), `threadstore-bench-${process.pid}`);
 
-/** The last `limit` characters of a file ('' when it is gone). */
-function tailOf(file: string, limit = 20_000): string {
-  try {
-    const size = statSync(file).size;
-    const fd = openSync(file, 'r');
-    try {
-      const length = Math.min(size, limit);
-      const buffer = Buffer.alloc(length);
-      readSync(fd, buffer, 0, length, size - length);
-      return buffer.toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return '';
-  }
-}
-
 interface BenchSpawn {
   name: string;
   /** node flags, then the script. */
@@ -88,66 +59,28 @@ interface BenchSpawn {
  * @throws Error with the end of its output when it exits or is not ready in time
  */
 async function spawnBenchServer(options: BenchSpawn): Promise<Server> {
-  const { name, health = { path: '/healthz' } } = options;
-  const port = await freePort();
   mkdirSync(logDir, { recursive: true });
-  const logFile = join(logDir, `${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}-${port}.log`);
-  const fd = openSync(logFile, 'w');
-  const child = track(
-    spawn(process.execPath, options.nodeArgs, {
-      cwd: root,
-      env: { ...options.env, PORT: String(port) },
-      stdio: ['ignore', fd, fd],
-    }),
-  );
-  closeSync(fd);
-  const output = () => tailOf(logFile);
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`${name} exited (${child.exitCode}):\n${output()}`);
-    try {
-      const res = await fetch(`${url}${health.path}`, health.init);
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${name} not healthy after 60 s:\n${output()}`);
-    }
-    await sleep(100);
-  }
-  const client = graphqlClient((body) =>
-    fetch(`${url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-    }),
-  );
-  return {
-    name,
-    port,
-    url,
-    process: child,
-    output,
-    exited,
-    graphql: client.request as ServerProcess['graphql'],
+  const slug = options.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+  const logFile = join(logDir, `${slug}-${++spawned}.log`);
+  const server = await spawnServer({
+    ...options,
+    ownEnv: true,
     logFile,
-    rss: () => rssOf(child.pid!),
-    kill() {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
+    outputLimit: 20_000,
+    timeoutMs: 60_000,
+    onSpawn: track,
+  });
+  return {
+    ...server,
+    logFile,
+    rss: () => rssOf(server.process.pid!),
     async stop() {
-      await stopProcess(child);
+      await server.stop();
       rmSync(logFile, { force: true });
     },
   };
 }
+let spawned = 0;
 
 /** RSS of a process in bytes, from /proc/<pid>/status. */
 export function rssOf(pid: number): number {

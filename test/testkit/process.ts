@@ -6,6 +6,7 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
@@ -49,6 +50,24 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** The last `limit` characters of a file ('' when it is gone). */
+function tailOf(file: string, limit: number): string {
+  try {
+    const size = statSync(file).size;
+    const fd = openSync(file, 'r');
+    try {
+      const length = Math.min(size, limit);
+      const buffer = Buffer.alloc(length);
+      readSync(fd, buffer, 0, length, size - length);
+      return buffer.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
+
 export interface SpawnOptions {
   /** Name used in messages. */
   name: string;
@@ -56,6 +75,13 @@ export interface SpawnOptions {
   nodeArgs: string[];
   /** Environment on top of this process's; PORT and HOST are set. */
   env?: Record<string, string>;
+  /** `env` is the child's whole environment, not added to this process's (PORT, HOST set). */
+  ownEnv?: boolean;
+  /**
+   * Send stdout and stderr to this file instead of a pipe (a sink that never slows the
+   * child, for the bench); output() then reads the file's end.
+   */
+  logFile?: string;
   /** The request that answers 200 once the server is ready (default GET /healthz). */
   health?: { path: string; init?: RequestInit };
   /** How long the server may take to be ready (default 30 s). */
@@ -81,11 +107,18 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
   } = options;
   const port = options.port ?? (await freePort());
   let out = '';
+  const fd = options.logFile ? openSync(options.logFile, 'w') : null;
   const child = spawn(process.execPath, options.nodeArgs, {
     cwd: root,
-    env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...(options.ownEnv ? {} : process.env),
+      ...options.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
+    stdio: fd === null ? ['ignore', 'pipe', 'pipe'] : ['ignore', fd, fd],
   });
+  if (fd !== null) closeSync(fd);
   options.onSpawn?.(child);
   const collect = (d: Buffer) => {
     out += d.toString();
@@ -93,13 +126,15 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
+  const output = () => (options.logFile ? tailOf(options.logFile, outputLimit) : out);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${out}`);
+    if (child.exitCode !== null)
+      throw new Error(`${name} exited (${child.exitCode}):\n${output()}`);
     try {
       const res = await fetch(`${url}${health.path}`, health.init);
       if (res.status === 200) break;
@@ -108,7 +143,7 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${name} not healthy after ${timeoutMs / 1000} s:\n${out}`);
+      throw new Error(`${name} not healthy after ${timeoutMs / 1000} s:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -124,7 +159,7 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
     port,
     url,
     process: child,
-    output: () => out,
+    output,
     exited,
     graphql: client.request as ServerProcess['graphql'],
     kill() {
