@@ -18,6 +18,8 @@ export interface Limits {
   followerBufferBytes: number;
   /** Stored bytes one operation may read and return (src/read-budget.ts). */
   maxResponseBytes: number;
+  /** Days after creation a new thread expires when it is created without expiresAt; null: never. */
+  retentionDays: number | null;
 }
 
 /**
@@ -41,5 +43,6 @@ export function limitsFromEnv(env: Env): Limits {
     followerBufferEvents: env.FOLLOWER_BUFFER_EVENTS,
     followerBufferBytes: env.FOLLOWER_BUFFER_BYTES,
     maxResponseBytes: env.MAX_RESPONSE_BYTES,
+    retentionDays: env.RETENTION_DAYS ?? null,
   };
 }

@@ -197,6 +197,14 @@ const envSchema = z.object({
     .default(32 * 1024 * 1024)
     .describe('a size in bytes above 0: the largest JSON response (or subscription event)'),
   IDEMPOTENCY_KEY_TTL_HOURS: integer(24).default(24).describe('a number of hours, at least 24'),
+  RETENTION_DAYS: integer(1)
+    .optional()
+    .describe(
+      'a number of days above 0 after which new threads expire (unset: threads are kept until deleted)',
+    ),
+  EXPIRY_SWEEP_INTERVAL_MS: integer(10)
+    .default(60_000)
+    .describe('ms between sweeps that delete expired threads, at least 10'),
   MAX_PAGE_SIZE: integer(1).default(500).describe('a whole number above 0'),
   HEADERS_TIMEOUT_MS: integer(100)
     .default(10_000)

@@ -19,6 +19,8 @@ export type AppendItemsInput = {
 export type CreateThreadInput = {
   /** The owning agent; fixed for the life of the thread. */
   agentId: string;
+  /** When the thread expires: it disappears from every read at once and is deleted soon after. Must be in the future. Left out: RETENTION_DAYS after creation when the server sets it; null: never. */
+  expiresAt?: string | null | undefined;
   /** Caller-chosen id (1-128 chars of [A-Za-z0-9._-]); generated when left out. CONFLICT when a thread with this id exists, or existed and was deleted: a deleted thread's id is never used again, so an item id always names the same item. */
   id?: string | number | null | undefined;
   /** A JSON object; {} when left out. */

@@ -26,6 +26,17 @@ export interface Dialect {
    * @param canonical the canonical JSON text of `value` (src/json.ts, filterableJson)
    */
   jsonMemberEquals(column: Prisma.Sql, key: string, value: unknown, canonical: string): Prisma.Sql;
+  /**
+   * Appended to a SELECT inside a write transaction: locks the rows it reads until commit
+   * (PostgreSQL's FOR UPDATE); nothing on SQLite, whose write transaction excludes all others.
+   */
+  lockRows: Prisma.Sql;
+  /**
+   * A statement answering one row `{ locked }`: true when this transaction got the lock named
+   * `key` (held until it ends), false when another holds it; PostgreSQL's
+   * pg_try_advisory_xact_lock. null on SQLite: its write transaction is the lock.
+   */
+  tryTransactionLock(key: number): Prisma.Sql | null;
 }
 
 const sqlite: Dialect = {
@@ -46,6 +57,8 @@ const sqlite: Dialect = {
     }
     return member(Prisma.sql`m.type IN ('object', 'array') AND m.value = json(${canonical})`);
   },
+  lockRows: Prisma.empty,
+  tryTransactionLock: () => null,
 };
 
 const postgresql: Dialect = {
@@ -55,6 +68,9 @@ const postgresql: Dialect = {
   // jsonb equality: deep, key order ignored, numbers compared as numbers (as SQLite's atom).
   jsonMemberEquals: (column, key, _value, canonical) =>
     Prisma.sql`(${column}::jsonb -> ${key}::text) = ${canonical}::jsonb`,
+  lockRows: Prisma.sql`FOR UPDATE`,
+  tryTransactionLock: (key) =>
+    Prisma.sql`SELECT pg_try_advisory_xact_lock(${Prisma.raw(String(Math.trunc(key)))}) AS locked`,
 };
 
 /** The dialect of a provider. */

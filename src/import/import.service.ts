@@ -17,7 +17,12 @@ import { isUniqueViolation } from '../db/errors.js';
 import { transaction } from '../db/transaction.js';
 import { assertNoNul, BadUserInputError, ConflictError, quote, wellFormed } from '../errors.js';
 import { type NewItemInput, prepareItem, reserveSeqs } from '../items/item.service.js';
-import { type ItemRecord, insertItems, type PreparedItem } from '../items/item.store.js';
+import {
+  type ItemRecord,
+  insertItems,
+  type PreparedItem,
+  usageOfItems,
+} from '../items/item.store.js';
 import { publishAppended } from '../items/item-events.js';
 import { jsonHash } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
@@ -299,7 +304,8 @@ async function writeOnce(
       const records: ItemRecord[] = [];
       const markers: ItemRecord[] = [];
       if (prepared.items.length > 0) {
-        thread = await reserveSeqs(tx, tenantId, threadId, prepared.items.length, now);
+        const usage = usageOfItems(prepared.items);
+        thread = await reserveSeqs(tx, tenantId, threadId, prepared.items.length, now, null, usage);
         for (let start = 0; start < prepared.items.length; start += INSERT_CHUNK) {
           const chunk = prepared.items.slice(start, start + INSERT_CHUNK);
           records.push(...(await insertItems(tx, tenantId, threadId, start, chunk, now)));

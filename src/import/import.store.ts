@@ -5,6 +5,7 @@
  */
 import type { Executor } from '../db/transaction.js';
 import type { Thread } from '../generated/prisma/client.js';
+import type { UsageTotals } from '../items/item-types.js';
 import { type ThreadRecord, toThreadRecord } from '../threads/thread.store.js';
 
 /** The first import made with a key, and its thread as it is now. */
@@ -52,14 +53,33 @@ export async function insertImportKey(
   await tx.importKey.create({ data: row });
 }
 
-/** Sets the columns of a restored thread that a new thread starts without. */
+/**
+ * Sets the columns of a restored thread that a new thread starts without (usage: the sums of
+ * the restored items' usage).
+ */
 export async function setRestoredThread(
   tx: Executor,
   tenantId: string,
   id: string,
-  values: { archived: boolean; nextSeq: number; itemCount: number; updatedAt: Date },
+  values: {
+    archived: boolean;
+    nextSeq: number;
+    itemCount: number;
+    usage: UsageTotals;
+    updatedAt: Date;
+  },
 ): Promise<ThreadRecord> {
+  const { usage, ...rest } = values;
   return toThreadRecord(
-    await tx.thread.update({ where: { tenantId_id: { tenantId, id } }, data: values }),
+    await tx.thread.update({
+      where: { tenantId_id: { tenantId, id } },
+      data: {
+        ...rest,
+        inputTokens: BigInt(usage.inputTokens),
+        outputTokens: BigInt(usage.outputTokens),
+        totalTokens: BigInt(usage.totalTokens),
+        messagesWithUsage: usage.messagesWithUsage,
+      },
+    }),
   );
 }

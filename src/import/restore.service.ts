@@ -11,12 +11,17 @@ import { isUniqueViolation } from '../db/errors.js';
 import { transaction } from '../db/transaction.js';
 import { BadUserInputError, quote, wellFormed } from '../errors.js';
 import { checkItemBytes, type NewItemInput, prepareItem } from '../items/item.service.js';
-import { type ItemRecord, insertItems, type PreparedItem } from '../items/item.store.js';
+import {
+  type ItemRecord,
+  insertItems,
+  type PreparedItem,
+  usageOfItems,
+} from '../items/item.store.js';
 import { publishAppended } from '../items/item-events.js';
 import { ITEM_KINDS, ITEM_STATUSES, type ItemStatus } from '../items/item-types.js';
 import { isJsonObject, type JsonValue, jsonHash } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
-import { insertNewThread, newThreadRow } from '../threads/thread.service.js';
+import { defaultExpiresAt, insertNewThread, newThreadRow } from '../threads/thread.service.js';
 import { linesOf } from '../transcripts/claude-code.js';
 import {
   type CompactionLine,
@@ -235,6 +240,9 @@ export async function restoreDump(
       agentId: t.agentId,
       name: options.name === undefined || options.name === null ? t.name : options.name,
       metadata: options.metadata ?? t.metadata,
+      // RETENTION_DAYS counts from the restore: from the dump's createdAt, an old dump would
+      // come back already expired.
+      expiresAt: defaultExpiresAt(ctx, new Date()),
     },
     new Date(t.createdAt),
   );
@@ -261,6 +269,7 @@ export async function restoreDump(
             archived: t.archived === true,
             nextSeq: t.nextSeq,
             itemCount: written.length,
+            usage: usageOfItems(prepared),
             updatedAt: new Date(t.updatedAt),
           });
           if (key !== null) {

@@ -48,12 +48,16 @@ export const OTHER_TYPE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 const shortText = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 const json = z.unknown();
 
+/** A token count: a whole number from 0 to 2^53-1 (GraphQL's Int caps it lower; imports do not). */
+const tokenCount = z
+  .number()
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER, 'must be at most 2^53-1')
+  .nullish();
+
 const tokenUsage = z
-  .object({
-    inputTokens: z.number().int().min(0).nullish(),
-    outputTokens: z.number().int().min(0).nullish(),
-    totalTokens: z.number().int().min(0).nullish(),
-  })
+  .object({ inputTokens: tokenCount, outputTokens: tokenCount, totalTokens: tokenCount })
   .nullish();
 
 /** One zod schema per NewItem body field; keys are the GraphQL input field names. */
@@ -175,4 +179,81 @@ export function bodyToData(
     };
   }
   return { type, data: compact(body), callId: null };
+}
+
+/**
+ * The token counts of one stored item, as Item's usage columns and Thread.usage count them.
+ * totalTokens is the reported total, else input + output (the parts reported).
+ */
+export interface ItemUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  totalTokens: number;
+}
+
+/** Reads one token count of a usage object: a whole number from 0 to 2^53-1, else none. */
+function tokenCountOf(usage: Record<string, unknown>, key: string): number | null {
+  const value = usage[key];
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
+}
+
+/**
+ * The usage a stored item reports (contract: Thread.usage counts message items only): null for
+ * other types, and for a message without usage or with no count in it. When the message gives
+ * no totalTokens, the total is inputTokens + outputTokens (either alone when only one is given).
+ * @param data the item's stored data (MessageItem: usage is {inputTokens?, outputTokens?,
+ *   totalTokens?})
+ * Counts that are not whole numbers from 0 to 2^53-1 are ignored (prepareItem refuses them).
+ */
+export function usageOf(type: string, data: unknown): ItemUsage | null {
+  if (type !== 'message' || typeof data !== 'object' || data === null) return null;
+  const usage = (data as { usage?: unknown }).usage;
+  if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) return null;
+  const record = usage as Record<string, unknown>;
+  const inputTokens = tokenCountOf(record, 'inputTokens');
+  const outputTokens = tokenCountOf(record, 'outputTokens');
+  const reported = tokenCountOf(record, 'totalTokens');
+  if (inputTokens === null && outputTokens === null && reported === null) return null;
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: reported ?? (inputTokens ?? 0) + (outputTokens ?? 0),
+  };
+}
+
+/** Usage sums over items (contract: UsageTotals); also a delta added to or taken from a thread. */
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  /** Message items that reported usage. */
+  messagesWithUsage: number;
+}
+
+/** Totals of nothing. */
+export const NO_USAGE: UsageTotals = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  totalTokens: 0,
+  messagesWithUsage: 0,
+});
+
+/** The sums of the usage of some items (items without usage add nothing). */
+export function sumUsage(usages: Iterable<ItemUsage | null | undefined>): UsageTotals {
+  const sum = { ...NO_USAGE };
+  for (const u of usages) {
+    if (!u) continue;
+    sum.inputTokens += u.inputTokens ?? 0;
+    sum.outputTokens += u.outputTokens ?? 0;
+    sum.totalTokens += u.totalTokens;
+    sum.messagesWithUsage += 1;
+  }
+  return sum;
+}
+
+/** True when a delta changes nothing. */
+export function isNoUsage(u: UsageTotals): boolean {
+  return (
+    u.messagesWithUsage === 0 && u.inputTokens === 0 && u.outputTokens === 0 && u.totalTokens === 0
+  );
 }

@@ -44,6 +44,7 @@ import {
   type PreparedItem,
   selectIdempotencyKey,
   selectItemRange,
+  usageOfItems,
 } from './item.store.js';
 import { publishAppended } from './item-events.js';
 import {
@@ -52,6 +53,9 @@ import {
   bodySchemas,
   bodyToData,
   type ItemStatus,
+  isNoUsage,
+  type UsageTotals,
+  usageOf,
 } from './item-types.js';
 
 /** NewItem as GraphQL passes it: common fields plus exactly one body field. */
@@ -113,6 +117,7 @@ export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: stri
   const { rawJson, rawFormat } = checkRaw(input, path);
   checkItemBytes(ctx, dataJson, rawJson, path);
   return {
+    usage: usageOf(type, data),
     type,
     status: input.status ?? 'COMPLETED',
     responseId: input.responseId ?? null,
@@ -207,9 +212,12 @@ function checkRaw(
  * The seq rule: advances a thread's nextSeq counter by `count` inside the caller's transaction
  * (on PostgreSQL the row lock that serialises appends to one thread) and returns the thread
  * as updated; the new items take seqs nextSeq - count .. nextSeq - 1. Every writer of items
- * (appendItems, addCompaction, the importer) goes through here, so seqs stay gapless.
- * @throws NotFoundError when the thread does not exist
+ * (appendItems, addCompaction, the importer) goes through here, so seqs stay gapless. The same
+ * UPDATE adds `usage`, the sums of the new items' usage (item.store.ts, usageOfItems), to the
+ * thread's totals (contract: Thread.usage).
+ * @throws NotFoundError when the thread does not exist (or has expired)
  * @throws ConflictError when expectedSeq is given and is not the thread's nextSeq
+ * @throws BadUserInputError when a usage total would pass 2^53-1
  */
 export async function reserveSeqs(
   tx: Executor,
@@ -218,26 +226,41 @@ export async function reserveSeqs(
   count: number,
   now: Date,
   expectedSeq?: number | null,
+  usage?: UsageTotals | null,
 ): Promise<ThreadRecord> {
-  const updated = await advanceNextSeq(tx, tenantId, threadId, count, now, expectedSeq);
+  const updated = await advanceNextSeq(tx, tenantId, threadId, count, now, expectedSeq, usage);
   if (updated) return updated;
-  return noSeqs(tx, tenantId, threadId, expectedSeq);
+  return noSeqs(tx, tenantId, threadId, expectedSeq, usage);
 }
 
 /**
- * Why the seq counter's UPDATE matched no row: the thread did not exist when it ran, or
- * expectedSeq did not match. A thread that a concurrent create committed since (PostgreSQL's
- * next statement sees it) did not exist for this write: NOT_FOUND, not a seq conflict.
- * @throws NotFoundError or ConflictError (with nextSeq), always
+ * Why the seq counter's UPDATE matched no row: the thread did not exist (or had expired) when
+ * it ran, expectedSeq did not match, or a usage total would pass 2^53-1. A thread that a
+ * concurrent create committed since (PostgreSQL's next statement sees it) did not exist for
+ * this write: NOT_FOUND, not a seq conflict.
+ * @throws NotFoundError, ConflictError (with nextSeq) or BadUserInputError, always
  */
 async function noSeqs(
   db: Executor,
   tenantId: string,
   threadId: string,
   expectedSeq: number | null | undefined,
+  usage?: UsageTotals | null,
 ): Promise<never> {
-  const thread = expectedSeq == null ? null : await selectThread(db, tenantId, threadId);
-  if (!thread || thread.nextSeq === expectedSeq) throw threadNotFound(threadId);
+  const adds = usage != null && !isNoUsage(usage);
+  const thread = expectedSeq == null && !adds ? null : await selectThread(db, tenantId, threadId);
+  if (!thread) throw threadNotFound(threadId);
+  if (adds) {
+    for (const key of ['inputTokens', 'outputTokens', 'totalTokens'] as const) {
+      if (thread.usage[key] + usage[key] > Number.MAX_SAFE_INTEGER) {
+        throw new BadUserInputError(
+          `The thread's usage ${key} would pass 2^53-1 (${thread.usage[key]} stored, ${usage[key]} added); check the items' usage counts.`,
+          { field: 'items', threadId },
+        );
+      }
+    }
+  }
+  if (expectedSeq == null || thread.nextSeq === expectedSeq) throw threadNotFound(threadId);
   throw new ConflictError(
     `expectedSeq is ${expectedSeq} but the thread's next seq is ${thread.nextSeq}; read the new items and retry.`,
     { threadId, expectedSeq, nextSeq: thread.nextSeq },
@@ -358,6 +381,7 @@ async function appendInTransaction(
       prepared.length,
       now,
       input.expectedSeq,
+      usageOfItems(prepared),
     );
     const firstSeq = thread.nextSeq - prepared.length;
     const items = await insertItems(tx, ctx.tenantId, input.threadId, firstSeq, prepared, now);
@@ -398,7 +422,15 @@ async function appendOnPostgres(
       key,
     }),
   );
-  if (!written) return noSeqs(ctx.db.prisma, ctx.tenantId, input.threadId, input.expectedSeq);
+  if (!written) {
+    return noSeqs(
+      ctx.db.prisma,
+      ctx.tenantId,
+      input.threadId,
+      input.expectedSeq,
+      usageOfItems(prepared),
+    );
+  }
   return { ...written, replayed: false };
 }
 
@@ -440,8 +472,8 @@ async function replayAppend(
 }
 
 /**
- * Deletes the items created before `before` (retention) in one transaction. Seqs are not
- * reused; compaction records stay.
+ * Deletes the items created before `before` (retention) in one transaction, taking their
+ * usage from the thread's totals. Seqs are not reused; compaction records stay.
  * @throws BadUserInputError for a date outside years 0001-9999
  * @throws NotFoundError
  */
@@ -456,11 +488,21 @@ export async function purgeItems(
   const now = new Date();
   const { tenantId } = ctx;
   const result = await transaction(ctx.db, async (tx) => {
-    if (!(await selectThread(tx, tenantId, input.threadId))) throw threadNotFound(input.threadId);
-    const itemsDeleted = await deleteItemsBefore(tx, tenantId, input.threadId, input.before);
-    const thread = await touchThread(tx, tenantId, input.threadId, now, itemsDeleted);
+    // The row lock first (as appends take it), so the sums and the delete see the same items.
+    if (!(await touchThread(tx, tenantId, input.threadId, now))) {
+      throw threadNotFound(input.threadId);
+    }
+    const removed = await deleteItemsBefore(tx, tenantId, input.threadId, input.before);
+    const thread = await touchThread(
+      tx,
+      tenantId,
+      input.threadId,
+      now,
+      removed.count,
+      removed.usage,
+    );
     if (!thread) throw threadNotFound(input.threadId);
-    return { thread, itemsDeleted };
+    return { thread, itemsDeleted: removed.count };
   });
   publishThreadEvent(ctx.events, tenantId, 'PURGED', result.thread, now);
   return result;

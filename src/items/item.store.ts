@@ -10,8 +10,13 @@ import type { Executor } from '../db/transaction.js';
 import { type Item, Prisma, type Thread } from '../generated/prisma/client.js';
 import { itemId } from '../ids.js';
 import { type SizedRows, withinBudget } from '../read-budget.js';
-import { type ThreadRecord, toThreadRecord } from '../threads/thread.store.js';
-import type { ItemStatus } from './item-types.js';
+import {
+  addUsageSql,
+  notExpired,
+  type ThreadRecord,
+  toThreadRecord,
+} from '../threads/thread.store.js';
+import { type ItemStatus, type ItemUsage, sumUsage, type UsageTotals } from './item-types.js';
 
 /** A stored item with its payload parsed. `id` is "<threadId>:<seq>". */
 export interface ItemRecord {
@@ -45,10 +50,15 @@ export interface PreparedItem {
   /** JSON text of the source record; null without one. */
   rawJson: string | null;
   rawFormat: string | null;
+  /** message items that report usage: its counts (item-types.ts, usageOf); else none. */
+  usage?: ItemUsage | null;
 }
 
+/** An Item row as statements read it: the usage columns are not parsed (Thread holds sums). */
+type ItemRow = Omit<Item, 'inputTokens' | 'outputTokens' | 'totalTokens'>;
+
 /** Parses a row: raw statements return driver types (bigint, text times). */
-export function toItemRecord(row: Item): ItemRecord {
+export function toItemRecord(row: ItemRow): ItemRecord {
   const seq = Number(row.seq);
   return {
     id: itemId(row.threadId, seq),
@@ -68,8 +78,8 @@ export function toItemRecord(row: Item): ItemRecord {
   };
 }
 
-/** Rows per INSERT: 12 parameters a row, under SQLite's cap of 999. */
-const ITEMS_PER_INSERT = 80;
+/** Rows per INSERT: 15 parameters a row, under SQLite's cap of 999. */
+const ITEMS_PER_INSERT = 60;
 
 /**
  * The stored size of an item row in bytes, for read budgets: its data and its raw record (the
@@ -100,9 +110,9 @@ export async function insertItems(
       .slice(start, start + ITEMS_PER_INSERT)
       .map(
         (r) =>
-          Prisma.sql`(${r.tenantId}, ${r.threadId}, ${r.seq}, ${r.type}, ${r.status}, ${r.responseId}, ${r.createdAt}, ${r.createdBy}, ${r.callId}, ${r.dataJson}, ${r.rawJson}, ${r.rawFormat})`,
+          Prisma.sql`(${r.tenantId}, ${r.threadId}, ${r.seq}, ${r.type}, ${r.status}, ${r.responseId}, ${r.createdAt}, ${r.createdBy}, ${r.callId}, ${r.dataJson}, ${r.rawJson}, ${r.rawFormat}, ${r.inputTokens}, ${r.outputTokens}, ${r.totalTokens})`,
       );
-    await tx.$executeRaw`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat") VALUES ${Prisma.join(values)}`;
+    await tx.$executeRaw`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "inputTokens", "outputTokens", "totalTokens") VALUES ${Prisma.join(values)}`;
   }
   return rows.map(toItemRecord);
 }
@@ -114,7 +124,11 @@ function itemRows(
   firstSeq: number,
   items: readonly PreparedItem[],
   now: Date,
-): Item[] {
+): (ItemRow & {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  totalTokens: number | null;
+})[] {
   return items.map((item, i) => ({
     tenantId,
     threadId,
@@ -128,7 +142,15 @@ function itemRows(
     dataJson: item.dataJson,
     rawJson: item.rawJson,
     rawFormat: item.rawFormat,
+    inputTokens: item.usage?.inputTokens ?? null,
+    outputTokens: item.usage?.outputTokens ?? null,
+    totalTokens: item.usage?.totalTokens ?? null,
   }));
+}
+
+/** The usage sums of prepared items, to add to their thread's totals. */
+export function usageOfItems(items: readonly PreparedItem[]): UsageTotals {
+  return sumUsage(items.map((item) => item.usage));
 }
 
 /** The records of items just written (what a read of them would return). */
@@ -156,10 +178,11 @@ export interface OneStatementAppend {
 /**
  * PostgreSQL only: a whole append as one statement, so it needs no transaction and one round
  * trip (bench S1, S2; a data-modifying WITH runs every part or none). It advances the seq
- * counter as advanceNextSeq does (the row lock serialises appends to a thread), inserts the
- * items at the seqs the UPDATE reserved and records the key. Returns the thread as updated
- * and the items; null when no thread row matched (missing, or expectedNextSeq different),
- * and then nothing is written.
+ * counter and the usage totals as advanceNextSeq does (the row lock serialises appends to a
+ * thread), inserts the items at the seqs the UPDATE reserved and records the key. Returns the
+ * thread as updated and the items; null when no thread row matched (missing or expired,
+ * expectedNextSeq different, or a usage total that would pass 2^53-1), and then nothing is
+ * written.
  * @throws Prisma's unique violation (P2002) when the key was recorded concurrently
  */
 export async function appendInOneStatement(
@@ -170,8 +193,9 @@ export async function appendInOneStatement(
   // Casts give the VALUES columns their types (PostgreSQL would take text for every parameter).
   const values = a.items.map(
     (item, i) =>
-      Prisma.sql`(${i}::int, ${item.type}::text, ${item.status}::text, ${item.responseId}::text, ${item.createdAt ?? a.now}::timestamptz, ${item.createdBy}::text, ${item.callId}::text, ${item.dataJson}::text, ${item.rawJson}::text, ${item.rawFormat}::text)`,
+      Prisma.sql`(${i}::int, ${item.type}::text, ${item.status}::text, ${item.responseId}::text, ${item.createdAt ?? a.now}::timestamptz, ${item.createdBy}::text, ${item.callId}::text, ${item.dataJson}::text, ${item.rawJson}::text, ${item.rawFormat}::text, ${item.usage?.inputTokens ?? null}::bigint, ${item.usage?.outputTokens ?? null}::bigint, ${item.usage?.totalTokens ?? null}::bigint)`,
   );
+  const add = addUsageSql(usageOfItems(a.items));
   const keyInsert = a.key
     ? Prisma.sql`, k AS (
         INSERT INTO "IdempotencyKey" ("tenantId", "threadId", "key", "requestHash", "firstSeq", "itemCount", "createdAt")
@@ -179,15 +203,16 @@ export async function appendInOneStatement(
     : Prisma.empty;
   const [row] = await db.$queryRaw<Thread[]>`
     WITH t AS (
-      UPDATE "Thread" SET "nextSeq" = "nextSeq" + ${n}, "itemCount" = "itemCount" + ${n}, "updatedAt" = ${a.now}
-      WHERE "tenantId" = ${a.tenantId} AND "id" = ${a.threadId}
+      UPDATE "Thread" SET "nextSeq" = "nextSeq" + ${n}, "itemCount" = "itemCount" + ${n}, "updatedAt" = ${a.now} ${add.set}
+      WHERE "tenantId" = ${a.tenantId} AND "id" = ${a.threadId} AND ${notExpired(a.now)}
       ${a.expectedNextSeq != null ? Prisma.sql`AND "nextSeq" = ${a.expectedNextSeq}` : Prisma.empty}
+      ${add.where}
       RETURNING *),
     i AS (
-      INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat")
-      SELECT t."tenantId", t."id", t."nextSeq" - ${n} + v.i, v.type, v.status, v."responseId", v."createdAt", v."createdBy", v."callId", v."dataJson", v."rawJson", v."rawFormat"
+      INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "inputTokens", "outputTokens", "totalTokens")
+      SELECT t."tenantId", t."id", t."nextSeq" - ${n} + v.i, v.type, v.status, v."responseId", v."createdAt", v."createdBy", v."callId", v."dataJson", v."rawJson", v."rawFormat", v."inputTokens", v."outputTokens", v."totalTokens"
       FROM t CROSS JOIN (VALUES ${Prisma.join(values)})
-        AS v(i, type, status, "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat"))
+        AS v(i, type, status, "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "inputTokens", "outputTokens", "totalTokens"))
     ${keyInsert}
     SELECT * FROM t`;
   if (!row) return null;
@@ -215,7 +240,8 @@ export async function selectIdempotencyKey(
     SELECT t.*, k."requestHash" AS "keyRequestHash", k."firstSeq" AS "keyFirstSeq",
       k."itemCount" AS "keyItemCount"
     FROM "IdempotencyKey" k JOIN "Thread" t ON t."tenantId" = k."tenantId" AND t."id" = k."threadId"
-    WHERE k."tenantId" = ${tenantId} AND k."threadId" = ${threadId} AND k."key" = ${key}`;
+    WHERE k."tenantId" = ${tenantId} AND k."threadId" = ${threadId} AND k."key" = ${key}
+      AND ${notExpired(new Date(), 't.')}`;
   if (!row) return null;
   return {
     requestHash: row.keyRequestHash,
@@ -499,17 +525,41 @@ export async function hasItemNotOfType(
   return found.length > 0;
 }
 
-/** Deletes a thread's items created before `before`; returns how many. */
+/**
+ * Deletes a thread's items created before `before`; returns how many, and the sums of their
+ * usage (to take from the thread's totals). Call it holding the thread's row lock (purgeItems
+ * touches the thread first), so no append adds such items between the sum and the delete.
+ */
 export async function deleteItemsBefore(
   tx: Executor,
   tenantId: string,
   threadId: string,
   before: Date,
-): Promise<number> {
+): Promise<{ count: number; usage: UsageTotals }> {
+  const [sums] = await tx.$queryRaw<
+    {
+      inputTokens: unknown;
+      outputTokens: unknown;
+      totalTokens: unknown;
+      messages: unknown;
+    }[]
+  >`
+    SELECT COALESCE(SUM("inputTokens"), 0) AS "inputTokens",
+      COALESCE(SUM("outputTokens"), 0) AS "outputTokens",
+      COALESCE(SUM("totalTokens"), 0) AS "totalTokens", COUNT("totalTokens") AS "messages"
+    FROM "Item" WHERE "tenantId" = ${tenantId} AND "threadId" = ${threadId} AND "createdAt" < ${before}`;
   const { count } = await tx.item.deleteMany({
     where: { tenantId, threadId, createdAt: { lt: before } },
   });
-  return count;
+  return {
+    count,
+    usage: {
+      inputTokens: Number(sums?.inputTokens ?? 0),
+      outputTokens: Number(sums?.outputTokens ?? 0),
+      totalTokens: Number(sums?.totalTokens ?? 0),
+      messagesWithUsage: Number(sums?.messages ?? 0),
+    },
+  };
 }
 
 /** Deletes every item of a thread; returns how many. */

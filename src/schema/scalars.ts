@@ -1,11 +1,12 @@
 /**
- * Scalars: DateTime from graphql-scalars (ISO-8601 in UTC with milliseconds), and JSON from
+ * Scalars: DateTime and SafeInt (integers up to 2^53-1) from graphql-scalars (DateTime:
+ * ISO-8601 in UTC with milliseconds), and JSON from
  * graphql-scalars with every value checked on the way in (src/json.ts, jsonProblem): at most
  * MAX_JSON_ARGUMENT_DEPTH levels, no number that JSON text cannot keep (1e400, -0), no lone
  * surrogate. Refused values are BAD_USER_INPUT naming the path inside the value.
  */
 import { GraphQLError, GraphQLScalarType, type ValueNode } from 'graphql';
-import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import { DateTimeResolver, JSONResolver, SafeIntResolver } from 'graphql-scalars';
 import { jsonProblem, MAX_JSON_ARGUMENT_DEPTH } from '../json.js';
 import { builder } from './builder.js';
 
@@ -37,3 +38,6 @@ builder.addScalarType('DateTime', DateTimeResolver, {
   description: 'ISO-8601 string in UTC with millisecond precision, e.g. 2026-01-02T03:04:05.678Z',
 });
 builder.addScalarType('JSON', CheckedJSON, { description: 'Any JSON value.' });
+builder.addScalarType('SafeInt', SafeIntResolver, {
+  description: 'An integer up to 2^53-1 (token totals outgrow Int).',
+});

@@ -406,7 +406,15 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     ui: uiRoute(options.uiRoot),
   });
   const ws = attachGraphqlWs(server, { yoga, authenticator, audit, logger, ...wsLimits(env) });
-  const jobs = startJobs(db, env.IDEMPOTENCY_KEY_TTL_HOURS, logger);
+  const jobs = startJobs(
+    db,
+    {
+      ttlHours: env.IDEMPOTENCY_KEY_TTL_HOURS,
+      expirySweepMs: env.EXPIRY_SWEEP_INTERVAL_MS,
+      events,
+    },
+    logger,
+  );
 
   return {
     yoga,
@@ -422,7 +430,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     },
     stop: async () => {
       stopping = true;
-      jobs.stop();
+      await jobs.stop();
       // /readyz answers 503 meanwhile, so a load balancer stops sending here first.
       if (env.SHUTDOWN_DELAY_MS > 0) await sleep(env.SHUTDOWN_DELAY_MS);
       // Live subscriptions complete (SSE responses end; clients resume with afterSeq).

@@ -3,6 +3,8 @@
  * Query.thread/threads and the create/update/delete mutations. Fields of Thread that belong
  * to other modules (items, lastItem, compactions, context) are added by those modules.
  */
+
+import type { UsageTotals } from '../items/item-types.js';
 import { THREAD_EVENT_TYPES, type ThreadEventPayload } from '../pubsub/topics.js';
 import { builder, needs, pageCost } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
@@ -17,6 +19,19 @@ import {
 import type { ThreadRecord } from './thread.store.js';
 import { followThreadEvents } from './thread-events.js';
 import { listThreads, THREAD_ORDERS } from './thread-list.service.js';
+
+const UsageTotalsRef = builder.objectRef<UsageTotals>('UsageTotals').implement({
+  description:
+    'Token counts summed over the stored message items that reported usage. A message that gives no totalTokens counts inputTokens + outputTokens.',
+  fields: (t) => ({
+    inputTokens: t.field({ type: 'SafeInt', resolve: (u) => u.inputTokens }),
+    outputTokens: t.field({ type: 'SafeInt', resolve: (u) => u.outputTokens }),
+    totalTokens: t.field({ type: 'SafeInt', resolve: (u) => u.totalTokens }),
+    messagesWithUsage: t.exposeInt('messagesWithUsage', {
+      description: 'Message items that reported usage.',
+    }),
+  }),
+});
 
 export const ThreadRef = builder.objectRef<ThreadRecord>('Thread').implement({
   description: 'A conversation: the owner agent, a name, flags, metadata and its item log.',
@@ -58,6 +73,19 @@ export const ThreadRef = builder.objectRef<ThreadRecord>('Thread').implement({
     }),
     itemCount: t.exposeInt('itemCount', {
       description: 'Items currently stored (purged items are not counted).',
+    }),
+    usage: t.field({
+      type: UsageTotalsRef,
+      description: 'Sums of the usage of the stored message items (purged items no longer count).',
+      // Kept on the thread row by appends and purges: reading it reads no item.
+      resolve: (thread) => thread.usage,
+    }),
+    expiresAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description:
+        'When the thread and everything in it will be deleted (null: kept until deleted).',
+      resolve: (thread) => thread.expiresAt,
     }),
   }),
 });
@@ -139,6 +167,11 @@ const CreateThreadInputRef = builder.inputType('CreateThreadInput', {
     }),
     name: t.string(),
     metadata: t.field({ type: 'JSON', description: 'A JSON object; {} when left out.' }),
+    expiresAt: t.field({
+      type: 'DateTime',
+      description:
+        'When the thread expires: it disappears from every read at once and is deleted soon after. Must be in the future. Left out: RETENTION_DAYS after creation when the server sets it; null: never.',
+    }),
   }),
 });
 
@@ -166,6 +199,8 @@ builder.mutationField('createThread', (t) =>
         agentId: input.agentId,
         name: input.name,
         metadata: input.metadata,
+        // Absent and null differ: absent takes the RETENTION_DAYS default, null never expires.
+        ...(input.expiresAt === undefined ? {} : { expiresAt: input.expiresAt }),
       }),
     }),
   }),
@@ -181,6 +216,11 @@ const UpdateThreadInputRef = builder.inputType('UpdateThreadInput', {
       type: 'JSON',
       description: 'Replaces the whole metadata object; must be an object ({} empties it).',
     }),
+    expiresAt: t.field({
+      type: 'DateTime',
+      description:
+        'null keeps the thread until it is deleted. A time must be in the future; an expired thread cannot be updated (NOT_FOUND).',
+    }),
   }),
 });
 
@@ -188,7 +228,7 @@ builder.mutationField('updateThread', (t) =>
   t.field({
     authScopes: needs('threads:write'),
     type: UpdateThreadPayloadRef,
-    description: 'Changes the name, archived flag or metadata of a thread.',
+    description: 'Changes the name, archived flag, metadata or expiry of a thread.',
     args: { input: t.arg({ type: UpdateThreadInputRef, required: true }) },
     resolve: async (_root, { input }, ctx) => ({
       // Spread keeps absent keys absent: only given keys change.

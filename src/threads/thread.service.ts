@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { deleteCompactionRows } from '../compaction/compaction.store.js';
 import type { ServiceContext } from '../context.js';
+import type { Database } from '../db/client.js';
+import { dialectOf } from '../db/dialect.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { type Executor, transaction } from '../db/transaction.js';
 import {
@@ -16,18 +18,28 @@ import {
 } from '../errors.js';
 import { assertThreadId, isThreadId, threadIdHash } from '../ids.js';
 import { deleteIdempotencyKeys, deleteThreadItems } from '../items/item.store.js';
-import { filterableJson, isJsonObject, jsonBytes, jsonProblem, MAX_JSON_DEPTH } from '../json.js';
-import { publishThreadEvent } from '../pubsub/bus.js';
+import {
+  filterableJson,
+  isJsonObject,
+  isStorableDate,
+  jsonBytes,
+  jsonProblem,
+  MAX_JSON_DEPTH,
+} from '../json.js';
+import { type EventBus, publishThreadEvent } from '../pubsub/bus.js';
 import { threadKey } from '../pubsub/topics.js';
 import {
+  deleteExpiredThreadRows,
   deleteThreadRow,
   insertThread,
   insertTombstone,
   type NewThreadRow,
+  selectExpiredThreads,
   selectThread,
   selectThreads,
   type ThreadChanges,
   type ThreadRecord,
+  takeTransactionLock,
   tombstoneExists,
   touchThread,
   updateThreadRow,
@@ -102,14 +114,61 @@ export interface CreateThreadInput {
   agentId: string;
   name?: string | null;
   metadata?: unknown;
+  /** Left out: now + RETENTION_DAYS (or never without it); null: never. */
+  expiresAt?: Date | null;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Checks an expiresAt given on create or update: a storable time after `now` (an expired
+ * thread would vanish as the mutation returns it; deleteThread deletes at once).
+ * @throws BadUserInputError
+ */
+function checkExpiresAt(expiresAt: Date, now: Date): void {
+  if (!isStorableDate(expiresAt)) {
+    throw new BadUserInputError('expiresAt must be between years 0001 and 9999.', {
+      field: 'expiresAt',
+    });
+  }
+  if (expiresAt.getTime() <= now.getTime()) {
+    throw new BadUserInputError(
+      `expiresAt must be in the future; got ${expiresAt.toISOString()}, now is ${now.toISOString()}. To delete a thread now, use deleteThread; for no expiry, pass null.`,
+      { field: 'expiresAt' },
+    );
+  }
+}
+
+/**
+ * The expiresAt of a new thread (README, RETENTION_DAYS): the input's when given (null: never),
+ * else `now` + RETENTION_DAYS days, else null.
+ * @throws BadUserInputError for a time not after `now`
+ */
+function newExpiresAt(ctx: ServiceContext, input: CreateThreadInput, now: Date): Date | null {
+  if (input.expiresAt === null) return null;
+  if (input.expiresAt !== undefined) {
+    checkExpiresAt(input.expiresAt, now);
+    return input.expiresAt;
+  }
+  return defaultExpiresAt(ctx, now);
+}
+
+/**
+ * When a thread created at `from` without an expiresAt expires: `from` + RETENTION_DAYS days,
+ * or null (kept until deleted) when RETENTION_DAYS is unset.
+ */
+export function defaultExpiresAt(ctx: ServiceContext, from: Date): Date | null {
+  const days = ctx.limits.retentionDays;
+  return days == null ? null : new Date(from.getTime() + days * DAY_MS);
 }
 
 /**
  * Checks a new thread and builds the row to insert (a missing id gets a random UUID), for
  * createThread and for writers that insert a thread inside their own transaction (the
  * transcript importer).
- * @param now createdAt and updatedAt of the row
- * @throws BadUserInputError for an invalid id, agentId, name or metadata
+ * @param now createdAt and updatedAt of the row; expiresAt without one given is now +
+ *   RETENTION_DAYS
+ * @throws BadUserInputError for an invalid id, agentId, name, metadata or expiresAt
  * @throws PayloadTooLargeError when the metadata is over the item size limit
  */
 export function newThreadRow(
@@ -122,6 +181,7 @@ export function newThreadRow(
   checkAgentId(input.agentId);
   checkName(input.name);
   const metadataJson = metadataText(ctx, input.metadata ?? {});
+  const expiresAt = newExpiresAt(ctx, input, now);
   return {
     tenantId: ctx.tenantId,
     id,
@@ -132,6 +192,7 @@ export function newThreadRow(
     metadataCanonical: filterableJson(JSON.parse(metadataJson)),
     createdAt: now,
     updatedAt: now,
+    expiresAt,
   };
 }
 
@@ -184,13 +245,13 @@ export async function createThread(
   return thread;
 }
 
-/** The thread with this id in the tenant, or null (also for a malformed id). */
+/** The thread with this id in the tenant, or null (also for a malformed id or an expired thread). */
 export async function findThread(ctx: ServiceContext, id: string): Promise<ThreadRecord | null> {
   if (!isThreadId(id)) return null;
   return selectThread(ctx.db.prisma, ctx.tenantId, id);
 }
 
-/** Threads by id in one statement, in the order asked; null for unknown ids. */
+/** Threads by id in one statement, in the order asked; null for unknown ids and expired threads. */
 export async function findThreads(
   ctx: ServiceContext,
   ids: readonly string[],
@@ -205,12 +266,16 @@ export interface UpdateThreadInput {
   name?: string | null;
   archived?: boolean | null;
   metadata?: unknown;
+  /** null: kept until deleted. */
+  expiresAt?: Date | null;
 }
 
 /**
- * Changes only the keys present in `input` (`name: null` clears the name); agentId never
- * changes. Bumps updatedAt.
- * @throws NotFoundError, BadUserInputError (null archived or metadata, metadata not an object)
+ * Changes only the keys present in `input` (`name: null` clears the name, `expiresAt: null`
+ * keeps the thread until it is deleted); agentId never changes. Bumps updatedAt. An expired
+ * thread is NOT_FOUND: expiry cannot be undone.
+ * @throws NotFoundError, BadUserInputError (null archived or metadata, metadata not an object,
+ *   expiresAt not in the future)
  */
 export async function updateThread(
   ctx: ServiceContext,
@@ -235,6 +300,10 @@ export async function updateThread(
   if ('metadata' in input && input.metadata !== undefined) {
     changes.metadataJson = metadataText(ctx, input.metadata);
     changes.metadataCanonical = filterableJson(input.metadata);
+  }
+  if ('expiresAt' in input && input.expiresAt !== undefined) {
+    if (input.expiresAt !== null) checkExpiresAt(input.expiresAt, now);
+    changes.expiresAt = input.expiresAt;
   }
   const thread = await updateThreadRow(ctx.db.prisma, ctx.tenantId, input.id, changes);
   if (!thread) throw threadNotFound(input.id);
@@ -281,4 +350,55 @@ export async function deleteThread(ctx: ServiceContext, id: string): Promise<Del
     itemsDeleted: result.itemsDeleted,
     compactionsDeleted: result.compactionsDeleted,
   };
+}
+
+/** Threads one sweep transaction deletes at most. */
+export const EXPIRY_BATCH_SIZE = 500;
+
+/** The PostgreSQL advisory lock key of the expiry sweep ("tsexpiry" as hex digits, about). */
+const EXPIRY_LOCK_KEY = 0x7473_6578_7069;
+
+/**
+ * The expiry job: deletes the threads of every tenant whose expiresAt has passed, in
+ * transactions of up to `batchSize` threads, until none is left. Each transaction deletes the
+ * threads with their items, compaction records and keys (cascading) and writes their
+ * tombstones (so a late append is NOT_FOUND and the id is never used again); the DELETED
+ * events are published after it commits, and live followers of those threads are ended.
+ * On PostgreSQL one instance sweeps at a time: each transaction first takes an advisory lock
+ * and the sweep stops when another instance holds it. On SQLite the write transaction is the
+ * lock; processes sharing the file delete idempotently.
+ * @param options.now the time expiry is judged at (tests); options.batchSize threads per
+ *   transaction; options.stopping ends the sweep between batches when it returns true
+ * @returns how many threads were deleted
+ */
+export async function sweepExpiredThreads(
+  db: Database,
+  events: EventBus,
+  options: { now?: () => Date; batchSize?: number; stopping?: () => boolean } = {},
+): Promise<number> {
+  const batchSize = options.batchSize ?? EXPIRY_BATCH_SIZE;
+  const lock = dialectOf(db.provider).tryTransactionLock(EXPIRY_LOCK_KEY);
+  let deleted = 0;
+  for (;;) {
+    const now = options.now?.() ?? new Date();
+    const batch = await transaction(db, async (tx) => {
+      if (!(await takeTransactionLock(tx, lock))) return null;
+      const threads = await selectExpiredThreads(tx, db.provider, now, batchSize);
+      const keys = threads.map((t) => ({ ...t, idHash: threadIdHash(t.id) }));
+      await deleteExpiredThreadRows(tx, keys, now, new Date());
+      return threads;
+    });
+    if (batch === null) return deleted;
+    const at = new Date();
+    for (const thread of batch) {
+      publishThreadEvent(events, thread.tenantId, 'DELETED', thread, at);
+      events.publish('thread-items', threadKey(thread.tenantId, thread.id), {
+        kind: 'deleted',
+        tenantId: thread.tenantId,
+        threadId: thread.id,
+      });
+    }
+    deleted += batch.length;
+    if (batch.length < batchSize || options.stopping?.()) return deleted;
+  }
 }

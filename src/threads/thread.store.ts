@@ -12,6 +12,7 @@ import { dialectOf } from '../db/dialect.js';
 import { isRecordNotFound } from '../db/errors.js';
 import type { Executor } from '../db/transaction.js';
 import { Prisma, type Thread } from '../generated/prisma/client.js';
+import type { UsageTotals } from '../items/item-types.js';
 
 /** A stored thread. Times are Dates; metadata is kept as JSON text (parse on read). */
 export interface ThreadRecord {
@@ -31,10 +32,27 @@ export interface ThreadRecord {
   nextSeq: number;
   /** Items currently stored. */
   itemCount: number;
+  /** Sums of the usage of the stored message items (contract: Thread.usage). */
+  usage: UsageTotals;
+  /** When the thread expires; null: kept until deleted. */
+  expiresAt: Date | null;
 }
 
 /** A new thread row, as thread.service.ts (newThreadRow) builds it. */
-export type NewThreadRow = Omit<ThreadRecord, 'nextSeq' | 'itemCount' | 'archived'>;
+export type NewThreadRow = Omit<ThreadRecord, 'nextSeq' | 'itemCount' | 'archived' | 'usage'>;
+
+/** The largest usage total a thread may reach (contract: SafeInt). */
+export const MAX_USAGE_TOTAL = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The condition that a thread has not expired at `now` (ms precision, as stored): an expired
+ * thread is gone for every read and write before the expiry job deletes it. `alias` is the
+ * table alias with its dot, or ''.
+ */
+export function notExpired(now: Date, alias = ''): Prisma.Sql {
+  const column = Prisma.raw(`${alias}"expiresAt"`);
+  return Prisma.sql`(${column} IS NULL OR ${column} > ${now})`;
+}
 
 /** Parses a row: raw statements return driver types (0/1, bigint, text times). */
 export function toThreadRecord(row: Thread): ThreadRecord {
@@ -51,6 +69,14 @@ export function toThreadRecord(row: Thread): ThreadRecord {
     updatedAt: new Date(row.updatedAt),
     nextSeq: Number(row.nextSeq),
     itemCount: Number(row.itemCount),
+    // int8 comes back as bigint (or text); totals stay below 2^53 (MAX_USAGE_TOTAL).
+    usage: {
+      inputTokens: Number(row.inputTokens ?? 0),
+      outputTokens: Number(row.outputTokens ?? 0),
+      totalTokens: Number(row.totalTokens ?? 0),
+      messagesWithUsage: Number(row.messagesWithUsage ?? 0),
+    },
+    expiresAt: row.expiresAt == null ? null : new Date(row.expiresAt),
   };
 }
 
@@ -59,47 +85,63 @@ export async function insertThread(db: Executor, row: NewThreadRow): Promise<Thr
   return toThreadRecord(await db.thread.create({ data: row }));
 }
 
-/** One thread, or null. */
+/** One thread, or null (also when it has expired). */
 export async function selectThread(
   db: Executor,
   tenantId: string,
   id: string,
 ): Promise<ThreadRecord | null> {
   const rows = await db.$queryRaw<Thread[]>`
-    SELECT * FROM "Thread" WHERE "tenantId" = ${tenantId} AND "id" = ${id}`;
+    SELECT * FROM "Thread"
+    WHERE "tenantId" = ${tenantId} AND "id" = ${id} AND ${notExpired(new Date())}`;
   return rows[0] ? toThreadRecord(rows[0]) : null;
 }
 
-/** Threads by id, in chunks under SQLite's parameter cap; in no particular order. */
+/**
+ * Threads by id, in chunks under SQLite's parameter cap; in no particular order. Expired
+ * threads are left out.
+ */
 export async function selectThreads(
   db: Executor,
   tenantId: string,
   ids: readonly string[],
 ): Promise<ThreadRecord[]> {
+  const now = new Date();
   const rows = await readInChunks(
     ids,
     1,
     (chunk) => db.$queryRaw<Thread[]>`
-      SELECT * FROM "Thread" WHERE "tenantId" = ${tenantId} AND "id" IN (${Prisma.join(chunk)})`,
+      SELECT * FROM "Thread"
+      WHERE "tenantId" = ${tenantId} AND "id" IN (${Prisma.join(chunk)}) AND ${notExpired(now)}`,
   );
   return rows.map(toThreadRecord);
 }
 
 /** The columns of a thread an update may change. */
 export type ThreadChanges = Partial<
-  Pick<ThreadRecord, 'name' | 'nameFolded' | 'archived' | 'metadataJson' | 'metadataCanonical'>
+  Pick<
+    ThreadRecord,
+    'name' | 'nameFolded' | 'archived' | 'metadataJson' | 'metadataCanonical' | 'expiresAt'
+  >
 > & { updatedAt: Date };
 
-/** Updates a thread in one statement; null when it does not exist. */
+/** Updates a thread in one statement; null when it does not exist (or has expired). */
 export async function updateThreadRow(
   db: Executor,
   tenantId: string,
   id: string,
   changes: ThreadChanges,
 ): Promise<ThreadRecord | null> {
+  const now = changes.updatedAt;
   try {
     return toThreadRecord(
-      await db.thread.update({ where: { tenantId_id: { tenantId, id } }, data: changes }),
+      await db.thread.update({
+        where: {
+          tenantId_id: { tenantId, id },
+          OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
+        },
+        data: changes,
+      }),
     );
   } catch (error) {
     if (isRecordNotFound(error)) return null;
@@ -108,10 +150,34 @@ export async function updateThreadRow(
 }
 
 /**
- * Advances the seq counter by `count` (and itemCount with it), bumps updatedAt, and returns
- * the thread as updated; null when no row matched (missing thread, or `expectedNextSeq`
- * given and different). On PostgreSQL the UPDATE takes the row lock that serialises appends
- * to one thread. Raw: one UPDATE ... RETURNING, no query compilation (bench S1).
+ * The SET assignments and WHERE conditions that add `usage` to a thread's totals, for the
+ * UPDATEs that write items (advanceNextSeq, item.store.ts appendInOneStatement). The
+ * conditions match no row when a total would pass MAX_USAGE_TOTAL (the caller tells why:
+ * item.service.ts). Nothing when `usage` adds nothing.
+ */
+export function addUsageSql(usage: UsageTotals | null | undefined): {
+  set: Prisma.Sql;
+  where: Prisma.Sql;
+} {
+  if (!usage || usage.messagesWithUsage === 0) return { set: Prisma.empty, where: Prisma.empty };
+  const max = Prisma.raw(String(MAX_USAGE_TOTAL));
+  return {
+    set: Prisma.sql`, "inputTokens" = "inputTokens" + ${usage.inputTokens},
+      "outputTokens" = "outputTokens" + ${usage.outputTokens},
+      "totalTokens" = "totalTokens" + ${usage.totalTokens},
+      "messagesWithUsage" = "messagesWithUsage" + ${usage.messagesWithUsage}`,
+    where: Prisma.sql`AND "inputTokens" <= ${max} - ${usage.inputTokens}
+      AND "outputTokens" <= ${max} - ${usage.outputTokens}
+      AND "totalTokens" <= ${max} - ${usage.totalTokens}`,
+  };
+}
+
+/**
+ * Advances the seq counter by `count` (and itemCount with it), adds the new items' `usage`
+ * to the totals, bumps updatedAt, and returns the thread as updated; null when no row matched
+ * (missing or expired thread, `expectedNextSeq` given and different, or a usage total that
+ * would pass MAX_USAGE_TOTAL). On PostgreSQL the UPDATE takes the row lock that serialises
+ * appends to one thread. Raw: one UPDATE ... RETURNING, no query compilation (bench S1).
  */
 export async function advanceNextSeq(
   tx: Executor,
@@ -120,18 +186,22 @@ export async function advanceNextSeq(
   count: number,
   now: Date,
   expectedNextSeq?: number | null,
+  usage?: UsageTotals | null,
 ): Promise<ThreadRecord | null> {
+  const add = addUsageSql(usage);
   const updated = await tx.$queryRaw<Thread[]>`
-    UPDATE "Thread" SET "nextSeq" = "nextSeq" + ${count}, "itemCount" = "itemCount" + ${count}, "updatedAt" = ${now}
-    WHERE "tenantId" = ${tenantId} AND "id" = ${threadId}
+    UPDATE "Thread" SET "nextSeq" = "nextSeq" + ${count}, "itemCount" = "itemCount" + ${count}, "updatedAt" = ${now} ${add.set}
+    WHERE "tenantId" = ${tenantId} AND "id" = ${threadId} AND ${notExpired(now)}
     ${expectedNextSeq != null ? Prisma.sql`AND "nextSeq" = ${expectedNextSeq}` : Prisma.empty}
+    ${add.where}
     RETURNING *`;
   return updated[0] ? toThreadRecord(updated[0]) : null;
 }
 
 /**
- * Bumps updatedAt and subtracts `removedItems` from itemCount (purges), in one statement that
- * takes the row lock as appends do; null when the thread does not exist.
+ * Bumps updatedAt and subtracts `removedItems` from itemCount and `removedUsage` from the usage
+ * totals (purges), in one statement that takes the row lock as appends do; null when the
+ * thread does not exist or has expired.
  */
 export async function touchThread(
   tx: Executor,
@@ -139,19 +209,20 @@ export async function touchThread(
   id: string,
   now: Date,
   removedItems = 0,
+  removedUsage?: UsageTotals | null,
 ): Promise<ThreadRecord | null> {
-  const data =
-    removedItems === 0
-      ? { updatedAt: now }
-      : { updatedAt: now, itemCount: { decrement: removedItems } };
-  try {
-    return toThreadRecord(
-      await tx.thread.update({ where: { tenantId_id: { tenantId, id } }, data }),
-    );
-  } catch (error) {
-    if (isRecordNotFound(error)) return null;
-    throw error;
-  }
+  const usage =
+    removedUsage && removedUsage.messagesWithUsage > 0
+      ? Prisma.sql`, "inputTokens" = "inputTokens" - ${removedUsage.inputTokens},
+        "outputTokens" = "outputTokens" - ${removedUsage.outputTokens},
+        "totalTokens" = "totalTokens" - ${removedUsage.totalTokens},
+        "messagesWithUsage" = "messagesWithUsage" - ${removedUsage.messagesWithUsage}`
+      : Prisma.empty;
+  const [row] = await tx.$queryRaw<Thread[]>`
+    UPDATE "Thread" SET "updatedAt" = ${now}, "itemCount" = "itemCount" - ${removedItems} ${usage}
+    WHERE "tenantId" = ${tenantId} AND "id" = ${id} AND ${notExpired(now)}
+    RETURNING *`;
+  return row ? toThreadRecord(row) : null;
 }
 
 /** Deletes the thread row (its items, records and keys go first: see thread.service.ts). */
@@ -201,6 +272,61 @@ export async function selectTombstonesSince(
     SELECT "tenantId", "idHash", "deletedAt" FROM "ThreadTombstone"
     WHERE "tenantId" IN (${Prisma.join(tenantIds)}) AND "deletedAt" > ${since}`;
   return rows.map((row) => ({ ...row, deletedAt: new Date(row.deletedAt) }));
+}
+
+/**
+ * Up to `limit` threads of any tenant that expired at or before `now`, oldest expiry first
+ * (the index on expiresAt), locked until the transaction ends on PostgreSQL (so an append
+ * that took a thread's row lock before it expired commits first).
+ */
+export async function selectExpiredThreads(
+  tx: Executor,
+  provider: Database['provider'],
+  now: Date,
+  limit: number,
+): Promise<ThreadRecord[]> {
+  const rows = await tx.$queryRaw<Thread[]>`
+    SELECT * FROM "Thread" WHERE "expiresAt" <= ${now}
+    ORDER BY "expiresAt" LIMIT ${limit} ${dialectOf(provider).lockRows}`;
+  return rows.map(toThreadRecord);
+}
+
+/**
+ * Deletes these threads (their items, compaction records and keys go with them: the foreign
+ * keys cascade) and writes their tombstones with `deletedAt`, in the caller's transaction and
+ * in chunks under SQLite's parameter cap. Only rows that expired at or before `now` go.
+ */
+export async function deleteExpiredThreadRows(
+  tx: Executor,
+  threads: readonly { tenantId: string; id: string; idHash: string }[],
+  now: Date,
+  deletedAt: Date,
+): Promise<void> {
+  await readInChunks(threads, 3, async (chunk) => {
+    const keys = Prisma.join(chunk.map((t) => Prisma.sql`(${t.tenantId}, ${t.id})`));
+    await tx.$executeRaw`
+      DELETE FROM "Thread" WHERE ("tenantId", "id") IN (${keys}) AND "expiresAt" <= ${now}`;
+    const tombstones = Prisma.join(
+      chunk.map((t) => Prisma.sql`(${t.tenantId}, ${t.idHash}, ${deletedAt})`),
+    );
+    await tx.$executeRaw`
+      INSERT INTO "ThreadTombstone" ("tenantId", "idHash", "deletedAt") VALUES ${tombstones}
+      ON CONFLICT ("tenantId", "idHash") DO UPDATE SET "deletedAt" = excluded."deletedAt"`;
+    return [];
+  });
+}
+
+/**
+ * Runs `statement` (dialect.tryTransactionLock) in the caller's transaction: true when the
+ * lock is this transaction's now (or the database needs none).
+ */
+export async function takeTransactionLock(
+  tx: Executor,
+  statement: Prisma.Sql | null,
+): Promise<boolean> {
+  if (!statement) return true;
+  const [row] = await tx.$queryRaw<{ locked: boolean }[]>(statement);
+  return row?.locked === true;
 }
 
 /** What tells that a thread changed: its keys, owner and times. */
@@ -323,6 +449,10 @@ function nameContains(
 export function threadLister(db: Database, query: ThreadListQuery): ThreadLister {
   const dialect = dialectOf(db.provider);
   const conditions: Prisma.Sql[] = [Prisma.sql`"tenantId" = ${query.tenantId}`];
+  // Expired threads are gone at once. Unindexed: the list's own indexes choose the plan, not
+  // the expiry job's (expiresAt); the count's covering index still holds the column.
+  const expiresAt = dialect.unindexed(Prisma.sql`"expiresAt"`);
+  conditions.push(Prisma.sql`(${expiresAt} IS NULL OR ${expiresAt} > ${new Date()})`);
   if (query.agentId != null) conditions.push(Prisma.sql`"agentId" = ${query.agentId}`);
   if (!query.includeArchived) {
     // Keeps the (tenantId, archived, agentId) count index out of list plans: SQLite without
