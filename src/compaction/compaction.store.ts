@@ -14,6 +14,7 @@ import {
   selectWithinBudget,
 } from '../items/item.store.js';
 import { type SizedRows, withinBudget } from '../read-budget.js';
+import { threadNotExpired } from '../threads/thread.store.js';
 
 /** A stored compaction record; `id` is "<threadId>:compaction:<markerSeq>". */
 export interface CompactionRecord {
@@ -132,7 +133,8 @@ export async function selectCompactions(
 
 /**
  * Records by (threadId, markerSeq), in chunks under SQLite's parameter cap, in (threadId,
- * startSeq) order; within `budget` bytes of summaries (then `over`).
+ * startSeq) order; within `budget` bytes of summaries (then `over`). Records of expired
+ * threads are left out.
  */
 export async function selectCompactionsByMarker(
   db: Executor,
@@ -140,6 +142,7 @@ export async function selectCompactionsByMarker(
   keys: readonly { threadId: string; markerSeq: number }[],
   budget: number,
 ): Promise<SizedRows<CompactionRecord>> {
+  const now = new Date();
   return inChunksWithinBudget(keys, 2, budget, (chunk, left) =>
     compactionsWithinBudget(
       db,
@@ -147,7 +150,8 @@ export async function selectCompactionsByMarker(
       Prisma.sql`
         SELECT "threadId", "startSeq", octet_length("summary") AS "size" FROM "Compaction"
         WHERE "tenantId" = ${tenantId}
-          AND ("threadId", "markerSeq") IN (${Prisma.join(chunk.map((k) => Prisma.sql`(${k.threadId}, ${k.markerSeq})`))})`,
+          AND ("threadId", "markerSeq") IN (${Prisma.join(chunk.map((k) => Prisma.sql`(${k.threadId}, ${k.markerSeq})`))})
+          AND ${threadNotExpired('Compaction', now)}`,
       left,
     ),
   );

@@ -14,6 +14,7 @@ import {
   addUsageSql,
   notExpired,
   type ThreadRecord,
+  threadNotExpired,
   toThreadRecord,
 } from '../threads/thread.store.js';
 import { type ItemStatus, type ItemUsage, sumUsage, type UsageTotals } from './item-types.js';
@@ -391,7 +392,8 @@ export async function countItems(
 
 /**
  * Items by (threadId, seq), in chunks under SQLite's parameter cap, in (threadId, seq) order,
- * stopping at the first whose data would pass `budget` bytes (then `over`).
+ * stopping at the first whose data would pass `budget` bytes (then `over`). Items of expired
+ * threads are left out.
  */
 export async function selectItems(
   db: Executor,
@@ -399,6 +401,7 @@ export async function selectItems(
   keys: readonly { threadId: string; seq: number }[],
   budget: number,
 ): Promise<SizedRows<ItemRecord>> {
+  const now = new Date();
   return inChunksWithinBudget(keys, 2, budget, (chunk, left) =>
     selectWithinBudget(
       db,
@@ -406,7 +409,8 @@ export async function selectItems(
       Prisma.sql`
         SELECT "threadId", "seq", ${itemSizeSql()} AS "size" FROM "Item"
         WHERE "tenantId" = ${tenantId}
-          AND ("threadId", "seq") IN (${Prisma.join(chunk.map((k) => Prisma.sql`(${k.threadId}, ${k.seq})`))})`,
+          AND ("threadId", "seq") IN (${Prisma.join(chunk.map((k) => Prisma.sql`(${k.threadId}, ${k.seq})`))})
+          AND ${threadNotExpired('Item', now)}`,
       Prisma.raw('ASC'),
       left,
     ),

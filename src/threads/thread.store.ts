@@ -54,6 +54,17 @@ export function notExpired(now: Date, alias = ''): Prisma.Sql {
   return Prisma.sql`(${column} IS NULL OR ${column} > ${now})`;
 }
 
+/**
+ * The condition that the thread of a row of `table` (an item or compaction record, with
+ * "tenantId" and "threadId") exists and has not expired at `now`: for reads by id that do not
+ * go through the thread (Query.item, node), so an expired thread's rows are gone with it.
+ */
+export function threadNotExpired(table: 'Item' | 'Compaction', now: Date): Prisma.Sql {
+  const row = Prisma.raw(`"${table}"`);
+  return Prisma.sql`EXISTS (SELECT 1 FROM "Thread" x
+    WHERE x."tenantId" = ${row}."tenantId" AND x."id" = ${row}."threadId" AND ${notExpired(now, 'x.')})`;
+}
+
 /** Parses a row: raw statements return driver types (0/1, bigint, text times). */
 export function toThreadRecord(row: Thread): ThreadRecord {
   return {

@@ -47,6 +47,11 @@ type Documents = {
     "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n": typeof types.TombstoneLookDocument,
     "\n  mutation UiTestAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": typeof types.UiTestAppendDocument,
     "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n": typeof types.UiTestThreadDocument,
+    "\n  query UsageOfThread($id: ID!) {\n    thread(id: $id) {\n      itemCount\n      nextSeq\n      usage {\n        inputTokens\n        outputTokens\n        totalTokens\n        messagesWithUsage\n      }\n    }\n  }\n": typeof types.UsageOfThreadDocument,
+    "\n  mutation UsageAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        usage {\n          inputTokens\n          outputTokens\n          totalTokens\n          messagesWithUsage\n        }\n      }\n    }\n  }\n": typeof types.UsageAppendDocument,
+    "\n  mutation UsagePurge($id: ID!, $before: DateTime!) {\n    purgeItems(input: { threadId: $id, before: $before }) {\n      itemsDeleted\n      thread {\n        usage {\n          inputTokens\n          outputTokens\n          totalTokens\n          messagesWithUsage\n        }\n      }\n    }\n  }\n": typeof types.UsagePurgeDocument,
+    "\n  query UsageTranscript($id: ID!) {\n    thread(id: $id) {\n      transcript(format: THREADSTORE_JSONL)\n    }\n  }\n": typeof types.UsageTranscriptDocument,
+    "\n  mutation UsageImport($input: ImportTranscriptInput!) {\n    importTranscript(input: $input) {\n      thread {\n        id\n        usage {\n          inputTokens\n          outputTokens\n          totalTokens\n          messagesWithUsage\n        }\n      }\n    }\n  }\n": typeof types.UsageImportDocument,
 };
 const documents: Documents = {
     "\n  mutation ClientTestCreateKey($name: String!) {\n    createApiKey(input: { name: $name, scopes: [\"threads:read\"] }) {\n      secret\n      apiKey {\n        id\n      }\n    }\n  }\n": types.ClientTestCreateKeyDocument,
@@ -82,6 +87,11 @@ const documents: Documents = {
     "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n": types.TombstoneLookDocument,
     "\n  mutation UiTestAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": types.UiTestAppendDocument,
     "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n": types.UiTestThreadDocument,
+    "\n  query UsageOfThread($id: ID!) {\n    thread(id: $id) {\n      itemCount\n      nextSeq\n      usage {\n        inputTokens\n        outputTokens\n        totalTokens\n        messagesWithUsage\n      }\n    }\n  }\n": types.UsageOfThreadDocument,
+    "\n  mutation UsageAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        usage {\n          inputTokens\n          outputTokens\n          totalTokens\n          messagesWithUsage\n        }\n      }\n    }\n  }\n": types.UsageAppendDocument,
+    "\n  mutation UsagePurge($id: ID!, $before: DateTime!) {\n    purgeItems(input: { threadId: $id, before: $before }) {\n      itemsDeleted\n      thread {\n        usage {\n          inputTokens\n          outputTokens\n          totalTokens\n          messagesWithUsage\n        }\n      }\n    }\n  }\n": types.UsagePurgeDocument,
+    "\n  query UsageTranscript($id: ID!) {\n    thread(id: $id) {\n      transcript(format: THREADSTORE_JSONL)\n    }\n  }\n": types.UsageTranscriptDocument,
+    "\n  mutation UsageImport($input: ImportTranscriptInput!) {\n    importTranscript(input: $input) {\n      thread {\n        id\n        usage {\n          inputTokens\n          outputTokens\n          totalTokens\n          messagesWithUsage\n        }\n      }\n    }\n  }\n": types.UsageImportDocument,
 };
 
 /**
@@ -230,6 +240,26 @@ export function graphql(source: "\n  mutation UiTestAppend($input: AppendItemsIn
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n"): (typeof documents)["\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UsageOfThread($id: ID!) {\n    thread(id: $id) {\n      itemCount\n      nextSeq\n      usage {\n        inputTokens\n        outputTokens\n        totalTokens\n        messagesWithUsage\n      }\n    }\n  }\n"): (typeof documents)["\n  query UsageOfThread($id: ID!) {\n    thread(id: $id) {\n      itemCount\n      nextSeq\n      usage {\n        inputTokens\n        outputTokens\n        totalTokens\n        messagesWithUsage\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UsageAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        usage {\n          inputTokens\n          outputTokens\n          totalTokens\n          messagesWithUsage\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UsageAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        usage {\n          inputTokens\n          outputTokens\n          totalTokens\n          messagesWithUsage\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UsagePurge($id: ID!, $before: DateTime!) {\n    purgeItems(input: { threadId: $id, before: $before }) {\n      itemsDeleted\n      thread {\n        usage {\n          inputTokens\n          outputTokens\n          totalTokens\n          messagesWithUsage\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UsagePurge($id: ID!, $before: DateTime!) {\n    purgeItems(input: { threadId: $id, before: $before }) {\n      itemsDeleted\n      thread {\n        usage {\n          inputTokens\n          outputTokens\n          totalTokens\n          messagesWithUsage\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UsageTranscript($id: ID!) {\n    thread(id: $id) {\n      transcript(format: THREADSTORE_JSONL)\n    }\n  }\n"): (typeof documents)["\n  query UsageTranscript($id: ID!) {\n    thread(id: $id) {\n      transcript(format: THREADSTORE_JSONL)\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UsageImport($input: ImportTranscriptInput!) {\n    importTranscript(input: $input) {\n      thread {\n        id\n        usage {\n          inputTokens\n          outputTokens\n          totalTokens\n          messagesWithUsage\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UsageImport($input: ImportTranscriptInput!) {\n    importTranscript(input: $input) {\n      thread {\n        id\n        usage {\n          inputTokens\n          outputTokens\n          totalTokens\n          messagesWithUsage\n        }\n      }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
