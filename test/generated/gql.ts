@@ -20,6 +20,14 @@ type Documents = {
     "\n  query ErrorsThreadCompactions($id: ID!) {\n    thread(id: $id) {\n      id\n      compactions {\n        id\n      }\n    }\n  }\n": typeof types.ErrorsThreadCompactionsDocument,
     "\n  mutation ErrorsPayloadTooLarge($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      replayed\n    }\n  }\n": typeof types.ErrorsPayloadTooLargeDocument,
     "\n  query ErrorsNextSeq($id: ID!) {\n    thread(id: $id) {\n      nextSeq\n    }\n  }\n": typeof types.ErrorsNextSeqDocument,
+    "\n  mutation ExpiryCreate($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n        createdAt\n        expiresAt\n      }\n    }\n  }\n": typeof types.ExpiryCreateDocument,
+    "\n  mutation ExpiryUpdate($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        id\n        expiresAt\n      }\n    }\n  }\n": typeof types.ExpiryUpdateDocument,
+    "\n  query ExpiryLook($id: ID!, $nodeIds: [ID!]!, $agentId: String!, $name: String!) {\n    thread(id: $id) {\n      id\n      expiresAt\n      items {\n        totalCount\n      }\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n    item(threadId: $id, seq: 0) {\n      ... on ConversationItem {\n        seq\n      }\n    }\n    threads(filter: { agentId: $agentId }) {\n      totalCount\n      edges {\n        node {\n          id\n        }\n      }\n    }\n    named: threads(filter: { nameContains: $name }) {\n      edges {\n        node {\n          id\n        }\n      }\n    }\n  }\n": typeof types.ExpiryLookDocument,
+    "\n  mutation ExpiryAppend($threadId: ID!, $key: String) {\n    appendItems(\n      input: { threadId: $threadId, idempotencyKey: $key, items: [{ message: { role: \"user\", content: \"late\" } }] }\n    ) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": typeof types.ExpiryAppendDocument,
+    "\n  mutation ExpiryCompact($id: ID!) {\n    addCompaction(input: { threadId: $id, startSeq: 0, endSeq: 0, summary: \"s\" }) {\n      compaction {\n        id\n      }\n    }\n  }\n": typeof types.ExpiryCompactDocument,
+    "\n  mutation ExpiryPurge($id: ID!) {\n    purgeItems(input: { threadId: $id, before: \"2030-01-01T00:00:00.000Z\" }) {\n      itemsDeleted\n    }\n  }\n": typeof types.ExpiryPurgeDocument,
+    "\n  mutation ExpiryDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n    }\n  }\n": typeof types.ExpiryDeleteDocument,
+    "\n  mutation ExpiryImport($transcript: JSON!) {\n    importTranscript(input: { agentId: \"importer\", format: OPENAI_CHAT, transcript: $transcript }) {\n      thread {\n        createdAt\n        expiresAt\n      }\n    }\n  }\n": typeof types.ExpiryImportDocument,
     "\n  mutation OperationsCreateThread($id: ID!) {\n    createThread(input: { id: $id, agentId: \"a\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.OperationsCreateThreadDocument,
     "\n  query OperationsThread($id: ID!) {\n    thread(id: $id) {\n      id\n      agentId\n    }\n  }\n": typeof types.OperationsThreadDocument,
     "\n  mutation OperationsAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": typeof types.OperationsAppendDocument,
@@ -60,6 +68,14 @@ const documents: Documents = {
     "\n  query ErrorsThreadCompactions($id: ID!) {\n    thread(id: $id) {\n      id\n      compactions {\n        id\n      }\n    }\n  }\n": types.ErrorsThreadCompactionsDocument,
     "\n  mutation ErrorsPayloadTooLarge($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      replayed\n    }\n  }\n": types.ErrorsPayloadTooLargeDocument,
     "\n  query ErrorsNextSeq($id: ID!) {\n    thread(id: $id) {\n      nextSeq\n    }\n  }\n": types.ErrorsNextSeqDocument,
+    "\n  mutation ExpiryCreate($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n        createdAt\n        expiresAt\n      }\n    }\n  }\n": types.ExpiryCreateDocument,
+    "\n  mutation ExpiryUpdate($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        id\n        expiresAt\n      }\n    }\n  }\n": types.ExpiryUpdateDocument,
+    "\n  query ExpiryLook($id: ID!, $nodeIds: [ID!]!, $agentId: String!, $name: String!) {\n    thread(id: $id) {\n      id\n      expiresAt\n      items {\n        totalCount\n      }\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n    item(threadId: $id, seq: 0) {\n      ... on ConversationItem {\n        seq\n      }\n    }\n    threads(filter: { agentId: $agentId }) {\n      totalCount\n      edges {\n        node {\n          id\n        }\n      }\n    }\n    named: threads(filter: { nameContains: $name }) {\n      edges {\n        node {\n          id\n        }\n      }\n    }\n  }\n": types.ExpiryLookDocument,
+    "\n  mutation ExpiryAppend($threadId: ID!, $key: String) {\n    appendItems(\n      input: { threadId: $threadId, idempotencyKey: $key, items: [{ message: { role: \"user\", content: \"late\" } }] }\n    ) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": types.ExpiryAppendDocument,
+    "\n  mutation ExpiryCompact($id: ID!) {\n    addCompaction(input: { threadId: $id, startSeq: 0, endSeq: 0, summary: \"s\" }) {\n      compaction {\n        id\n      }\n    }\n  }\n": types.ExpiryCompactDocument,
+    "\n  mutation ExpiryPurge($id: ID!) {\n    purgeItems(input: { threadId: $id, before: \"2030-01-01T00:00:00.000Z\" }) {\n      itemsDeleted\n    }\n  }\n": types.ExpiryPurgeDocument,
+    "\n  mutation ExpiryDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n    }\n  }\n": types.ExpiryDeleteDocument,
+    "\n  mutation ExpiryImport($transcript: JSON!) {\n    importTranscript(input: { agentId: \"importer\", format: OPENAI_CHAT, transcript: $transcript }) {\n      thread {\n        createdAt\n        expiresAt\n      }\n    }\n  }\n": types.ExpiryImportDocument,
     "\n  mutation OperationsCreateThread($id: ID!) {\n    createThread(input: { id: $id, agentId: \"a\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.OperationsCreateThreadDocument,
     "\n  query OperationsThread($id: ID!) {\n    thread(id: $id) {\n      id\n      agentId\n    }\n  }\n": types.OperationsThreadDocument,
     "\n  mutation OperationsAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": types.OperationsAppendDocument,
@@ -132,6 +148,38 @@ export function graphql(source: "\n  mutation ErrorsPayloadTooLarge($input: Appe
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ErrorsNextSeq($id: ID!) {\n    thread(id: $id) {\n      nextSeq\n    }\n  }\n"): (typeof documents)["\n  query ErrorsNextSeq($id: ID!) {\n    thread(id: $id) {\n      nextSeq\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ExpiryCreate($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n        createdAt\n        expiresAt\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ExpiryCreate($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n        createdAt\n        expiresAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ExpiryUpdate($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        id\n        expiresAt\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ExpiryUpdate($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        id\n        expiresAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ExpiryLook($id: ID!, $nodeIds: [ID!]!, $agentId: String!, $name: String!) {\n    thread(id: $id) {\n      id\n      expiresAt\n      items {\n        totalCount\n      }\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n    item(threadId: $id, seq: 0) {\n      ... on ConversationItem {\n        seq\n      }\n    }\n    threads(filter: { agentId: $agentId }) {\n      totalCount\n      edges {\n        node {\n          id\n        }\n      }\n    }\n    named: threads(filter: { nameContains: $name }) {\n      edges {\n        node {\n          id\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query ExpiryLook($id: ID!, $nodeIds: [ID!]!, $agentId: String!, $name: String!) {\n    thread(id: $id) {\n      id\n      expiresAt\n      items {\n        totalCount\n      }\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n    item(threadId: $id, seq: 0) {\n      ... on ConversationItem {\n        seq\n      }\n    }\n    threads(filter: { agentId: $agentId }) {\n      totalCount\n      edges {\n        node {\n          id\n        }\n      }\n    }\n    named: threads(filter: { nameContains: $name }) {\n      edges {\n        node {\n          id\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ExpiryAppend($threadId: ID!, $key: String) {\n    appendItems(\n      input: { threadId: $threadId, idempotencyKey: $key, items: [{ message: { role: \"user\", content: \"late\" } }] }\n    ) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ExpiryAppend($threadId: ID!, $key: String) {\n    appendItems(\n      input: { threadId: $threadId, idempotencyKey: $key, items: [{ message: { role: \"user\", content: \"late\" } }] }\n    ) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ExpiryCompact($id: ID!) {\n    addCompaction(input: { threadId: $id, startSeq: 0, endSeq: 0, summary: \"s\" }) {\n      compaction {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ExpiryCompact($id: ID!) {\n    addCompaction(input: { threadId: $id, startSeq: 0, endSeq: 0, summary: \"s\" }) {\n      compaction {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ExpiryPurge($id: ID!) {\n    purgeItems(input: { threadId: $id, before: \"2030-01-01T00:00:00.000Z\" }) {\n      itemsDeleted\n    }\n  }\n"): (typeof documents)["\n  mutation ExpiryPurge($id: ID!) {\n    purgeItems(input: { threadId: $id, before: \"2030-01-01T00:00:00.000Z\" }) {\n      itemsDeleted\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ExpiryDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n    }\n  }\n"): (typeof documents)["\n  mutation ExpiryDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ExpiryImport($transcript: JSON!) {\n    importTranscript(input: { agentId: \"importer\", format: OPENAI_CHAT, transcript: $transcript }) {\n      thread {\n        createdAt\n        expiresAt\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ExpiryImport($transcript: JSON!) {\n    importTranscript(input: { agentId: \"importer\", format: OPENAI_CHAT, transcript: $transcript }) {\n      thread {\n        createdAt\n        expiresAt\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
