@@ -355,8 +355,8 @@ export async function deleteThread(ctx: ServiceContext, id: string): Promise<Del
 /** Threads one sweep transaction deletes at most. */
 export const EXPIRY_BATCH_SIZE = 500;
 
-/** The PostgreSQL advisory lock key of the expiry sweep ("tsexpiry" as hex digits, about). */
-const EXPIRY_LOCK_KEY = 0x7473_6578_7069;
+/** The PostgreSQL advisory lock key of the expiry sweep ("tsexpi" in ASCII, as hex digits). */
+export const EXPIRY_LOCK_KEY = 0x7473_6578_7069;
 
 /**
  * The expiry job: deletes the threads of every tenant whose expiresAt has passed, in
