@@ -489,6 +489,7 @@ describe('updateThread', () => {
     );
     expect(fields.__type.inputFields.map((f) => f.name).sort()).toEqual([
       'archived',
+      'expiresAt',
       'id',
       'metadata',
       'name',
