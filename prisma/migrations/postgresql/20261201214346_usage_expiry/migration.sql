@@ -20,15 +20,25 @@ CREATE INDEX "Thread_tenantId_archived_agentId_expiresAt_idx" ON "Thread"("tenan
 CREATE INDEX "Thread_expiresAt_idx" ON "Thread"("expiresAt");
 
 -- Backfill: the usage of message items stored before this migration (item.service.ts,
--- usageOf: totalTokens as reported, else input + output), then each thread's sums. json, not
--- jsonb: data may hold the escape of U+0000, which jsonb refuses.
+-- usageOf: totalTokens as reported, else input + output), then each thread's sums. Data that
+-- holds the escape of U+0000 cannot be read as json here: its usage object is taken from the
+-- end of the text instead (prepareItem writes usage as the last key of a message).
 UPDATE "Item" SET
-  "inputTokens" = ("dataJson"::json -> 'usage' ->> 'inputTokens')::bigint,
-  "outputTokens" = ("dataJson"::json -> 'usage' ->> 'outputTokens')::bigint,
-  "totalTokens" = COALESCE(("dataJson"::json -> 'usage' ->> 'totalTokens')::bigint,
-    ("dataJson"::json -> 'usage' ->> 'inputTokens')::bigint + ("dataJson"::json -> 'usage' ->> 'outputTokens')::bigint,
-    ("dataJson"::json -> 'usage' ->> 'inputTokens')::bigint, ("dataJson"::json -> 'usage' ->> 'outputTokens')::bigint)
-WHERE "type" = 'message' AND "dataJson" LIKE '%"usage"%' AND json_typeof("dataJson"::json -> 'usage') = 'object';
+  "inputTokens" = (u ->> 'inputTokens')::bigint,
+  "outputTokens" = (u ->> 'outputTokens')::bigint,
+  "totalTokens" = COALESCE((u ->> 'totalTokens')::bigint,
+    (u ->> 'inputTokens')::bigint + (u ->> 'outputTokens')::bigint,
+    (u ->> 'inputTokens')::bigint, (u ->> 'outputTokens')::bigint)
+FROM (
+  SELECT "tenantId", "threadId", "seq", "dataJson"::json -> 'usage' AS u FROM "Item"
+  WHERE "type" = 'message' AND "dataJson" LIKE '%"usage"%' AND "dataJson" NOT LIKE '%\\u0000%'
+  UNION ALL
+  SELECT "tenantId", "threadId", "seq",
+    substring("dataJson" from '"usage":(\{[^{}]*\})\}$')::json AS u
+  FROM "Item"
+  WHERE "type" = 'message' AND "dataJson" LIKE '%"usage"%' AND "dataJson" LIKE '%\\u0000%') s
+WHERE "Item"."tenantId" = s."tenantId" AND "Item"."threadId" = s."threadId"
+  AND "Item"."seq" = s."seq" AND json_typeof(s.u) = 'object';
 
 UPDATE "Thread" t SET
   "inputTokens" = s."inputTokens", "outputTokens" = s."outputTokens",
