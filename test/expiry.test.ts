@@ -130,6 +130,24 @@ const EXPIRY_IMPORT = graphql(`
   }
 `);
 
+const EXPIRY_IMPORT_KEYED = graphql(`
+  mutation ExpiryImportKeyed($key: String!) {
+    importTranscript(
+      input: {
+        agentId: "importer"
+        format: OPENAI_CHAT
+        idempotencyKey: $key
+        transcript: { messages: [{ role: "user", content: "keyed" }] }
+      }
+    ) {
+      replayed
+      thread {
+        id
+      }
+    }
+  }
+`);
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const DAY_MS = 86_400_000;
 
@@ -246,6 +264,16 @@ describe('an expired thread, before the job runs', () => {
     const conflict = await t.expectError(EXPIRY_CREATE, { input: { id, agentId: 'exp-writes' } });
     expect(conflict.code).toBe('CONFLICT');
     expect(await rows(t, 'Item', id)).toBe(1);
+  });
+
+  it('is not answered by a replay of the import that made it', async () => {
+    const first = await t.execute(EXPIRY_IMPORT_KEYED, { key: 'exp-import' });
+    const again = await t.execute(EXPIRY_IMPORT_KEYED, { key: 'exp-import' });
+    expect(again.importTranscript).toEqual({ ...first.importTranscript, replayed: true });
+    await expire(t, first.importTranscript.thread.id);
+    const error = await t.expectError(EXPIRY_IMPORT_KEYED, { key: 'exp-import' });
+    expect(error.code).toBe('CONFLICT');
+    expect(error.message).toMatch(/expired/);
   });
 
   it('cannot be followed: threadItems ends with NOT_FOUND', async () => {

@@ -364,7 +364,10 @@ async function writeOnce(
   };
 }
 
-/** The first import with this key (replayed: true), or null when the key is new. */
+/**
+ * The first import with this key (replayed: true), or null when the key is new.
+ * @throws ConflictError when the key was used with other content, or its thread has expired
+ */
 export async function replayImport(
   ctx: ServiceContext,
   prepared: Pick<PreparedConversation, 'key' | 'requestHash'>,
@@ -372,6 +375,14 @@ export async function replayImport(
   if (prepared.key === null) return null;
   const record = await selectImportKey(ctx.db.prisma, ctx.tenantId, prepared.key);
   if (!record) return null;
+  // Kept until the expiry job deletes the thread (and the key with it): until then the key
+  // names a thread that is gone for every read, which a replay must not show.
+  if (record.thread.expiresAt !== null && record.thread.expiresAt <= new Date()) {
+    throw new ConflictError(
+      `idempotencyKey ${quote(prepared.key, MAX_KEY_LENGTH)} imported a thread that has expired and is being deleted; use a new key to import again.`,
+      { idempotencyKey: wellFormed(prepared.key, MAX_KEY_LENGTH) },
+    );
+  }
   if (record.requestHash !== prepared.requestHash) {
     throw new ConflictError(
       `idempotencyKey ${quote(prepared.key, MAX_KEY_LENGTH)} was already used to import thread "${record.thread.id}" with other content or thread fields; use a new key for a new import.`,

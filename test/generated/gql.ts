@@ -28,6 +28,7 @@ type Documents = {
     "\n  mutation ExpiryPurge($id: ID!) {\n    purgeItems(input: { threadId: $id, before: \"2030-01-01T00:00:00.000Z\" }) {\n      itemsDeleted\n    }\n  }\n": typeof types.ExpiryPurgeDocument,
     "\n  mutation ExpiryDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n    }\n  }\n": typeof types.ExpiryDeleteDocument,
     "\n  mutation ExpiryImport($transcript: JSON!) {\n    importTranscript(input: { agentId: \"importer\", format: OPENAI_CHAT, transcript: $transcript }) {\n      thread {\n        createdAt\n        expiresAt\n      }\n    }\n  }\n": typeof types.ExpiryImportDocument,
+    "\n  mutation ExpiryImportKeyed($key: String!) {\n    importTranscript(\n      input: {\n        agentId: \"importer\"\n        format: OPENAI_CHAT\n        idempotencyKey: $key\n        transcript: { messages: [{ role: \"user\", content: \"keyed\" }] }\n      }\n    ) {\n      replayed\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.ExpiryImportKeyedDocument,
     "\n  mutation OperationsCreateThread($id: ID!) {\n    createThread(input: { id: $id, agentId: \"a\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.OperationsCreateThreadDocument,
     "\n  query OperationsThread($id: ID!) {\n    thread(id: $id) {\n      id\n      agentId\n    }\n  }\n": typeof types.OperationsThreadDocument,
     "\n  mutation OperationsAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": typeof types.OperationsAppendDocument,
@@ -76,6 +77,7 @@ const documents: Documents = {
     "\n  mutation ExpiryPurge($id: ID!) {\n    purgeItems(input: { threadId: $id, before: \"2030-01-01T00:00:00.000Z\" }) {\n      itemsDeleted\n    }\n  }\n": types.ExpiryPurgeDocument,
     "\n  mutation ExpiryDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n    }\n  }\n": types.ExpiryDeleteDocument,
     "\n  mutation ExpiryImport($transcript: JSON!) {\n    importTranscript(input: { agentId: \"importer\", format: OPENAI_CHAT, transcript: $transcript }) {\n      thread {\n        createdAt\n        expiresAt\n      }\n    }\n  }\n": types.ExpiryImportDocument,
+    "\n  mutation ExpiryImportKeyed($key: String!) {\n    importTranscript(\n      input: {\n        agentId: \"importer\"\n        format: OPENAI_CHAT\n        idempotencyKey: $key\n        transcript: { messages: [{ role: \"user\", content: \"keyed\" }] }\n      }\n    ) {\n      replayed\n      thread {\n        id\n      }\n    }\n  }\n": types.ExpiryImportKeyedDocument,
     "\n  mutation OperationsCreateThread($id: ID!) {\n    createThread(input: { id: $id, agentId: \"a\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.OperationsCreateThreadDocument,
     "\n  query OperationsThread($id: ID!) {\n    thread(id: $id) {\n      id\n      agentId\n    }\n  }\n": types.OperationsThreadDocument,
     "\n  mutation OperationsAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": types.OperationsAppendDocument,
@@ -180,6 +182,10 @@ export function graphql(source: "\n  mutation ExpiryDelete($id: ID!) {\n    dele
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ExpiryImport($transcript: JSON!) {\n    importTranscript(input: { agentId: \"importer\", format: OPENAI_CHAT, transcript: $transcript }) {\n      thread {\n        createdAt\n        expiresAt\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ExpiryImport($transcript: JSON!) {\n    importTranscript(input: { agentId: \"importer\", format: OPENAI_CHAT, transcript: $transcript }) {\n      thread {\n        createdAt\n        expiresAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ExpiryImportKeyed($key: String!) {\n    importTranscript(\n      input: {\n        agentId: \"importer\"\n        format: OPENAI_CHAT\n        idempotencyKey: $key\n        transcript: { messages: [{ role: \"user\", content: \"keyed\" }] }\n      }\n    ) {\n      replayed\n      thread {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ExpiryImportKeyed($key: String!) {\n    importTranscript(\n      input: {\n        agentId: \"importer\"\n        format: OPENAI_CHAT\n        idempotencyKey: $key\n        transcript: { messages: [{ role: \"user\", content: \"keyed\" }] }\n      }\n    ) {\n      replayed\n      thread {\n        id\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
