@@ -31,10 +31,21 @@ export interface ThreadRecord {
   nextSeq: number;
   /** Items currently stored. */
   itemCount: number;
+  /** The thread this one was forked from (forkThread; the source may be deleted since). */
+  forkedFromId: string | null;
+  /** The last seq the fork copied from forkedFromId; null when forkedFromId is. */
+  forkedFromSeq: number | null;
 }
 
-/** A new thread row, as thread.service.ts (newThreadRow) builds it. */
-export type NewThreadRow = Omit<ThreadRecord, 'nextSeq' | 'itemCount' | 'archived'>;
+/**
+ * A new thread row, as thread.service.ts (newThreadRow) builds it; a fork (fork.service.ts)
+ * also sets its origin and starts its seq counter past the copied seqs.
+ */
+export type NewThreadRow = Omit<
+  ThreadRecord,
+  'nextSeq' | 'itemCount' | 'archived' | 'forkedFromId' | 'forkedFromSeq'
+> &
+  Partial<Pick<ThreadRecord, 'nextSeq' | 'forkedFromId' | 'forkedFromSeq'>>;
 
 /** Parses a row: raw statements return driver types (0/1, bigint, text times). */
 export function toThreadRecord(row: Thread): ThreadRecord {
@@ -51,6 +62,8 @@ export function toThreadRecord(row: Thread): ThreadRecord {
     updatedAt: new Date(row.updatedAt),
     nextSeq: Number(row.nextSeq),
     itemCount: Number(row.itemCount),
+    forkedFromId: row.forkedFromId ?? null,
+    forkedFromSeq: row.forkedFromSeq == null ? null : Number(row.forkedFromSeq),
   };
 }
 
@@ -67,6 +80,40 @@ export async function selectThread(
 ): Promise<ThreadRecord | null> {
   const rows = await db.$queryRaw<Thread[]>`
     SELECT * FROM "Thread" WHERE "tenantId" = ${tenantId} AND "id" = ${id}`;
+  return rows[0] ? toThreadRecord(rows[0]) : null;
+}
+
+/**
+ * One thread, or null, read inside a write transaction so that it stays as read until the
+ * transaction ends: PostgreSQL takes a share lock on the row (appends, compactions, purges and
+ * deletes of it wait; other readers and forks do not); SQLite's writers take turns anyway.
+ */
+export async function selectThreadShared(
+  tx: Executor,
+  provider: Database['provider'],
+  tenantId: string,
+  id: string,
+): Promise<ThreadRecord | null> {
+  const rows = await tx.$queryRaw<Thread[]>`
+    SELECT * FROM "Thread" WHERE "tenantId" = ${tenantId} AND "id" = ${id}
+    ${dialectOf(provider).lockShared}`;
+  return rows[0] ? toThreadRecord(rows[0]) : null;
+}
+
+/**
+ * Sets the item count of a thread written by a bulk copy (a fork) and returns the thread as
+ * updated; null when it does not exist.
+ */
+export async function setItemCount(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  itemCount: number,
+): Promise<ThreadRecord | null> {
+  const rows = await tx.$queryRaw<Thread[]>`
+    UPDATE "Thread" SET "itemCount" = ${itemCount}
+    WHERE "tenantId" = ${tenantId} AND "id" = ${id}
+    RETURNING *`;
   return rows[0] ? toThreadRecord(rows[0]) : null;
 }
 
@@ -250,6 +297,8 @@ export interface ThreadListQuery {
   includeArchived: boolean;
   /** Case-folded substring of the name. */
   nameNeedle?: string | null;
+  /** Only forks of this thread (Thread.forks; the index on tenantId, forkedFromId, createdAt). */
+  forkedFromId?: string | null;
   /** Top-level metadata keys with their values and canonical JSON (json.ts, filterableJson). */
   metadata: { key: string; value: unknown; canonical: string }[];
   order: ThreadListOrder;
@@ -324,6 +373,9 @@ export function threadLister(db: Database, query: ThreadListQuery): ThreadLister
   const dialect = dialectOf(db.provider);
   const conditions: Prisma.Sql[] = [Prisma.sql`"tenantId" = ${query.tenantId}`];
   if (query.agentId != null) conditions.push(Prisma.sql`"agentId" = ${query.agentId}`);
+  if (query.forkedFromId != null) {
+    conditions.push(Prisma.sql`"forkedFromId" = ${query.forkedFromId}`);
+  }
   if (!query.includeArchived) {
     // Keeps the (tenantId, archived, agentId) count index out of list plans: SQLite without
     // ANALYZE statistics would pick it (two equalities) and sort the whole tenant.
