@@ -35,6 +35,14 @@ import { insertNewThread, lastSeqOf, newThreadRow } from './thread.service.js';
 import { selectThreadShared, setItemCount, type ThreadRecord } from './thread.store.js';
 import { listThreads } from './thread-list.service.js';
 
+/**
+ * The fork transaction's time limit, in ms (as an import's): a copy of a long thread takes
+ * seconds (bench F: 100k items in 1-3 s on SQLite, 4-7 s on PostgreSQL on 2 shared cores), more
+ * than a request's default. On SQLite such a transaction runs alone, outside group commit, so
+ * it never holds back the answers of short writes grouped with it (src/db/transaction.ts).
+ */
+export const FORK_TRANSACTION_TIMEOUT_MS = 120_000;
+
 export interface ForkThreadInput {
   /** The source thread. */
   threadId: string;
@@ -72,41 +80,45 @@ export async function forkThread(ctx: ServiceContext, input: ForkThreadInput): P
   }
   const { tenantId } = ctx;
   const now = new Date();
-  const result = await transaction(ctx.db, async (tx) => {
-    const source = await selectThreadShared(tx, ctx.db.provider, tenantId, input.threadId);
-    if (!source) throw threadNotFound(input.threadId);
-    const lastSeq = lastSeqOf(source);
-    if (lastSeq === null || atSeq > lastSeq) {
-      throw new BadUserInputError(
-        lastSeq === null
-          ? `atSeq ${atSeq} is past the end of thread "${source.id}", which has no items yet; append items before forking it.`
-          : `atSeq ${atSeq} is past the last seq ${lastSeq} of thread "${source.id}"; pick a seq from 0 to ${lastSeq}.`,
-        { field: 'atSeq', lastSeq },
+  const result = await transaction(
+    ctx.db,
+    async (tx) => {
+      const source = await selectThreadShared(tx, ctx.db.provider, tenantId, input.threadId);
+      if (!source) throw threadNotFound(input.threadId);
+      const lastSeq = lastSeqOf(source);
+      if (lastSeq === null || atSeq > lastSeq) {
+        throw new BadUserInputError(
+          lastSeq === null
+            ? `atSeq ${atSeq} is past the end of thread "${source.id}", which has no items yet; append items before forking it.`
+            : `atSeq ${atSeq} is past the last seq ${lastSeq} of thread "${source.id}"; pick a seq from 0 to ${lastSeq}.`,
+          { field: 'atSeq', lastSeq },
+        );
+      }
+      const row = newThreadRow(
+        ctx,
+        {
+          id: input.id,
+          agentId: source.agentId,
+          name: input.name === undefined ? source.name : input.name,
+          metadata: input.metadata == null ? JSON.parse(source.metadataJson) : input.metadata,
+        },
+        now,
       );
-    }
-    const row = newThreadRow(
-      ctx,
-      {
-        id: input.id,
-        agentId: source.agentId,
-        name: input.name === undefined ? source.name : input.name,
-        metadata: input.metadata == null ? JSON.parse(source.metadataJson) : input.metadata,
-      },
-      now,
-    );
-    await insertNewThread(tx, {
-      ...row,
-      nextSeq: atSeq + 1,
-      forkedFromId: source.id,
-      forkedFromSeq: atSeq,
-    });
-    const itemsCopied = await copyItems(tx, tenantId, source.id, row.id, atSeq);
-    const compactionsCopied = await copyCompactions(tx, tenantId, source.id, row.id, atSeq);
-    // Sums kept on the thread row over its items (itemCount; usage totals) are set here.
-    const thread = await setItemCount(tx, tenantId, row.id, itemsCopied);
-    if (!thread) throw threadNotFound(row.id);
-    return { thread, itemsCopied, compactionsCopied };
-  });
+      await insertNewThread(tx, {
+        ...row,
+        nextSeq: atSeq + 1,
+        forkedFromId: source.id,
+        forkedFromSeq: atSeq,
+      });
+      const itemsCopied = await copyItems(tx, tenantId, source.id, row.id, atSeq);
+      const compactionsCopied = await copyCompactions(tx, tenantId, source.id, row.id, atSeq);
+      // Sums kept on the thread row over its items (itemCount; usage totals) are set here.
+      const thread = await setItemCount(tx, tenantId, row.id, itemsCopied);
+      if (!thread) throw threadNotFound(row.id);
+      return { thread, itemsCopied, compactionsCopied };
+    },
+    { timeoutMs: FORK_TRANSACTION_TIMEOUT_MS },
+  );
   publishThreadEvent(ctx.events, tenantId, 'CREATED', result.thread, now);
   return result;
 }
