@@ -371,6 +371,63 @@ describe('forkThread copies', () => {
   });
 });
 
+describe('a THREADSTORE_JSONL dump of a fork', () => {
+  it('keeps forkedFrom: restored under a new id it is a fork of the same source; dumped again it is the same', async () => {
+    const source = await create(a);
+    await append(a, source, messages(4));
+    const { forkThread } = await a.execute(FORK, { input: { threadId: source, atSeq: 2 } });
+    const fork = forkThread.thread.id;
+    const dumpOf = async (client: GraphQLClient, id: string) =>
+      (
+        await client.execute<{ thread: { transcript: unknown[] } }>(
+          'query($id: ID!) { thread(id: $id) { transcript(format: THREADSTORE_JSONL) } }',
+          { id },
+        )
+      ).thread.transcript;
+    const dump = await dumpOf(a, fork);
+    expect(dump[0]).toMatchObject({
+      id: fork,
+      nextSeq: 3,
+      forkedFrom: { threadId: source, seq: 2 },
+    });
+    // A thread that is no fork has no forkedFrom key (its dumps are as before).
+    expect(Object.keys((await dumpOf(a, source))[0] as object)).not.toContain('forkedFrom');
+
+    const RESTORE =
+      'mutation($input: ImportTranscriptInput!) { importTranscript(input: $input) { thread { id forkedFrom { threadId seq thread { id } } } } }';
+    const copy = newId('restored');
+    const restored = await a.execute(RESTORE, {
+      input: { format: 'THREADSTORE_JSONL', transcript: dump, agentId: 'forker', threadId: copy },
+    });
+    expect(restored.importTranscript.thread).toEqual({
+      id: copy,
+      forkedFrom: { threadId: source, seq: 2, thread: { id: source } },
+    });
+    const list = await a.execute(FORKS, { id: source });
+    expect(list.thread!.forks.edges.map((e) => e.node.id).sort()).toEqual([copy, fork].sort());
+    // In another tenant (no such source there): the same dump back, origin thread null.
+    const elsewhere = await b.execute(RESTORE, {
+      input: { format: 'THREADSTORE_JSONL', transcript: dump, agentId: 'forker' },
+    });
+    expect(elsewhere.importTranscript.thread.forkedFrom).toEqual({
+      threadId: source,
+      seq: 2,
+      thread: null,
+    });
+    expect(await dumpOf(b, fork)).toEqual(dump);
+    // A malformed origin is refused.
+    const bad = [
+      { ...(dump[0] as object), forkedFrom: { threadId: source, seq: 3 } },
+      ...dump.slice(1),
+    ];
+    const refused = await a.expectError(RESTORE, {
+      input: { format: 'THREADSTORE_JSONL', transcript: bad, agentId: 'forker', threadId: newId() },
+    });
+    expect(refused.code).toBe('BAD_USER_INPUT');
+    expect(refused.message).toMatch(/forkedFrom/);
+  });
+});
+
 describe('a fork and its source live apart', () => {
   it('appends, compactions, purges and clears of either never show in the other', async () => {
     const source = await create(a);

@@ -57,7 +57,15 @@ export async function setRestoredThread(
   tx: Executor,
   tenantId: string,
   id: string,
-  values: { archived: boolean; nextSeq: number; itemCount: number; updatedAt: Date },
+  values: {
+    archived: boolean;
+    nextSeq: number;
+    itemCount: number;
+    updatedAt: Date;
+    /** A restored fork's origin (THREADSTORE_JSONL forkedFrom); null otherwise. */
+    forkedFromId: string | null;
+    forkedFromSeq: number | null;
+  },
 ): Promise<ThreadRecord> {
   return toThreadRecord(
     await tx.thread.update({ where: { tenantId_id: { tenantId, id } }, data: values }),
