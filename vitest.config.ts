@@ -45,9 +45,14 @@ export default defineConfig({
         test: {
           name: 'postgresql',
           include: ['test/**/*.test.ts'],
-          // ui.test.ts: Chromium on the thread browser, which reaches the database only through
+          // ui.test.ts, ui-forks.test.ts: Chromium on the thread browser, which reaches the database only through
           // the API that the other files test on PostgreSQL; once (on SQLite) is enough.
-          exclude: ['test/**/*.unit.test.ts', 'test/schema.test.ts', 'test/ui.test.ts'],
+          exclude: [
+            'test/**/*.unit.test.ts',
+            'test/schema.test.ts',
+            'test/ui.test.ts',
+            'test/ui-forks.test.ts',
+          ],
           env: { TEST_PROVIDER: 'postgresql' },
         },
       },

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs scenarios S1-S9 and M (T when named) on one machine in one run, per
+ * `npm run bench`: runs scenarios S1-S9, M and F (T when named) on one machine in one run, per
  * provider, and writes bench/results/<date>-<provider>.json and .md, prints the table, and
  * (full runs) puts the latest tables into the Performance section of bench/README.md and the
  * Scenarios table (lib/report.ts, SCENARIO_INFO) between its markers (the top-level README only
@@ -31,6 +31,7 @@ import {
   scenariosTable,
   sourceRevision,
 } from './lib/report.js';
+import { fFork } from './scenarios/f-fork.js';
 import { mMemory } from './scenarios/m-memory.js';
 import { s1Append } from './scenarios/s1-append.js';
 import { s2Batch } from './scenarios/s2-batch.js';
@@ -60,6 +61,7 @@ const SCENARIOS: [string, Scenario][] = [
   ['S8', s8ListScale],
   ['S9', s9Mixed],
   ['M', mMemory],
+  ['F', fFork],
   ['T', tTranscripts],
 ];
 

@@ -205,6 +205,13 @@ export const SCENARIO_INFO: ScenarioInfo[] = [
     target: 'report; heap back within 10%',
   },
   {
+    id: 'F',
+    scenario:
+      'forkThread of a 100k-item thread with 2 compaction records, at its last seq and at seq 999 (in process through yoga.fetch; each fork deleted after its round)',
+    baseline: 'the fork of 1,000 items',
+    target: 'statements = the 1k fork, one INSERT … SELECT per table; time: report',
+  },
+  {
     id: 'T',
     scenario:
       'transcripts (run only with `--only T`): `npm run import` of a 100 MB Chat JSONL (one transaction per conversation); GET /threads/<id>/export of a 100k-item thread as JSONL and as a JSON array',

@@ -71,6 +71,40 @@ export async function insertCompaction(
   return toCompactionRecord(await tx.compaction.create({ data: row }));
 }
 
+/**
+ * Columns of Compaction that a copy to another thread does not carry over as they are (the
+ * keys that name the thread); every other column of the model is copied unchanged.
+ */
+const COMPACTION_COLUMNS_NOT_COPIED: ReadonlySet<string> = new Set(['tenantId', 'threadId']);
+
+/** The columns copyCompactions copies, in the model's order. */
+export const COMPACTION_COPIED_COLUMNS: readonly string[] = Object.values(
+  Prisma.CompactionScalarFieldEnum,
+).filter((column) => !COMPACTION_COLUMNS_NOT_COPIED.has(column));
+
+/**
+ * Copies the records of thread `from` that lie wholly inside seqs 0..`atSeq` to thread `to`,
+ * in one INSERT ... SELECT: the range summarized (endSeq <= atSeq) and the marker item
+ * written with it (markerSeq <= atSeq), since the marker seq names the record
+ * ("<threadId>:compaction:<markerSeq>") and the fork hands out the seqs after atSeq again.
+ * The thread `to` must exist (the foreign key).
+ * @returns how many records were copied
+ */
+export async function copyCompactions(
+  tx: Executor,
+  tenantId: string,
+  from: string,
+  to: string,
+  atSeq: number,
+): Promise<number> {
+  const columns = Prisma.raw(COMPACTION_COPIED_COLUMNS.map((c) => `"${c}"`).join(', '));
+  return tx.$executeRaw`
+    INSERT INTO "Compaction" ("tenantId", "threadId", ${columns})
+    SELECT "tenantId", ${to}, ${columns} FROM "Compaction"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${from}
+      AND "endSeq" <= ${atSeq} AND "markerSeq" <= ${atSeq}`;
+}
+
 /** Deletes every record of a thread; returns how many. */
 export async function deleteCompactionRows(
   tx: Executor,

@@ -21,6 +21,12 @@ export interface Dialect {
    */
   unindexed(column: Prisma.Sql): Prisma.Sql;
   /**
+   * Appended to a SELECT of rows a write transaction relies on staying as read: PostgreSQL's
+   * `FOR SHARE` (writers of those rows wait until the transaction ends); nothing on SQLite,
+   * where one writer runs at a time.
+   */
+  lockShared: Prisma.Sql;
+  /**
    * True when the JSON object text in `column` has the top-level `key` equal to `value`.
    * Objects and arrays compare whole, key order ignored; numbers compare as numbers.
    * @param canonical the canonical JSON text of `value` (src/json.ts, filterableJson)
@@ -43,6 +49,7 @@ const sqlite: Dialect = {
   contains: (haystack, needle) => Prisma.sql`instr(${haystack}, ${needle}) > 0`,
   bytewise: (column) => column,
   unindexed: (column) => Prisma.sql`+${column}`,
+  lockShared: Prisma.empty,
   jsonMemberEquals(column, key, value, canonical) {
     const member = (test: Prisma.Sql) =>
       Prisma.sql`EXISTS (SELECT 1 FROM json_each(${column}) AS m WHERE m.key = ${key} AND ${test})`;
@@ -65,6 +72,7 @@ const postgresql: Dialect = {
   contains: (haystack, needle) => Prisma.sql`strpos(${haystack}, ${needle}) > 0`,
   bytewise: (column) => Prisma.sql`${column} COLLATE "C"`,
   unindexed: (column) => column,
+  lockShared: Prisma.sql`FOR SHARE`,
   // jsonb equality: deep, key order ignored, numbers compared as numbers (as SQLite's atom).
   jsonMemberEquals: (column, key, _value, canonical) =>
     Prisma.sql`(${column}::jsonb -> ${key}::text) = ${canonical}::jsonb`,

@@ -67,6 +67,9 @@ export async function setRestoredThread(
     itemCount: number;
     usage: UsageTotals;
     updatedAt: Date;
+    /** A restored fork's origin (THREADSTORE_JSONL forkedFrom); null otherwise. */
+    forkedFromId: string | null;
+    forkedFromSeq: number | null;
   },
 ): Promise<ThreadRecord> {
   const { usage, ...rest } = values;

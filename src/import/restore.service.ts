@@ -10,6 +10,7 @@ import type { ServiceContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { transaction } from '../db/transaction.js';
 import { BadUserInputError, quote, wellFormed } from '../errors.js';
+import { isSeq, isThreadId } from '../ids.js';
 import { checkItemBytes, type NewItemInput, prepareItem } from '../items/item.service.js';
 import {
   type ItemRecord,
@@ -67,6 +68,21 @@ function checkThreadLine(value: JsonValue): ThreadLine {
   }
   if (!Number.isInteger(value.nextSeq) || (value.nextSeq as number) < 0) {
     throw fail(1, 'nextSeq must be an integer, 0 or more');
+  }
+  if (value.forkedFrom !== undefined) {
+    const origin = value.forkedFrom;
+    if (
+      !isJsonObject(origin) ||
+      typeof origin.threadId !== 'string' ||
+      !isThreadId(origin.threadId) ||
+      !isSeq(origin.seq) ||
+      (origin.seq as number) >= (value.nextSeq as number)
+    ) {
+      throw fail(
+        1,
+        'forkedFrom must be {"threadId": <a thread id>, "seq": <an integer from 0 to nextSeq - 1>}',
+      );
+    }
   }
   timeOf(value.createdAt, 1, 'createdAt');
   timeOf(value.updatedAt, 1, 'updatedAt');
@@ -271,6 +287,8 @@ export async function restoreDump(
             itemCount: written.length,
             usage: usageOfItems(prepared),
             updatedAt: new Date(t.updatedAt),
+            forkedFromId: t.forkedFrom?.threadId ?? null,
+            forkedFromSeq: t.forkedFrom?.seq ?? null,
           });
           if (key !== null) {
             await insertImportKey(tx, {

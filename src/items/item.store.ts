@@ -530,6 +530,42 @@ export async function hasItemNotOfType(
 }
 
 /**
+ * Columns of Item that a copy to another thread does not carry over as they are: the keys
+ * that name the thread. Every other column of the model (Prisma's ItemScalarFieldEnum: seq,
+ * type, status, data, raw, times, ... and any column added later) is copied unchanged, so a
+ * new column needs no edit here; a column the database computes itself (or one that must not
+ * follow the item) goes on this list.
+ */
+const ITEM_COLUMNS_NOT_COPIED: ReadonlySet<string> = new Set(['tenantId', 'threadId']);
+
+/** The columns copyItems copies, quoted, in the model's order. */
+export const ITEM_COPIED_COLUMNS: readonly string[] = Object.values(
+  Prisma.ItemScalarFieldEnum,
+).filter((column) => !ITEM_COLUMNS_NOT_COPIED.has(column));
+
+/**
+ * Copies the items with seq <= `atSeq` of thread `from` to thread `to` of the same tenant, in
+ * one INSERT ... SELECT (no row passes through the server, however many there are): seqs,
+ * types, data, raw records and createdAt stay as they are, so the copies' ids are
+ * "<to>:<seq>"; purged seqs stay holes. Idempotency keys are not copied. The thread `to`
+ * must exist (the foreign key).
+ * @returns how many items were copied
+ */
+export async function copyItems(
+  tx: Executor,
+  tenantId: string,
+  from: string,
+  to: string,
+  atSeq: number,
+): Promise<number> {
+  const columns = Prisma.raw(ITEM_COPIED_COLUMNS.map((c) => `"${c}"`).join(', '));
+  return tx.$executeRaw`
+    INSERT INTO "Item" ("tenantId", "threadId", ${columns})
+    SELECT "tenantId", ${to}, ${columns} FROM "Item"
+    WHERE "tenantId" = ${tenantId} AND "threadId" = ${from} AND "seq" <= ${atSeq}`;
+}
+
+/**
  * Deletes a thread's items created before `before`; returns how many, and the sums of their
  * usage (to take from the thread's totals). Call it holding the thread's row lock (purgeItems
  * touches the thread first), so no append adds such items between the sum and the delete.

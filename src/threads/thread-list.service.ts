@@ -119,15 +119,21 @@ function listQuery(ctx: ServiceContext, filter: ThreadFilter, order: ThreadOrder
 /**
  * Lists threads: keyset pages ordered by the chosen time, ties by id ascending.
  * totalCount and the far-side page flag are computed only when asked for.
+ * @param args.forkedFromId only the forks of this thread (Thread.forks, fork.service.ts)
  * @throws BadUserInputError for bad page arguments, a malformed cursor or filter
  */
 export async function listThreads(
   ctx: ServiceContext,
-  args: ConnectionArgs & { filter?: ThreadFilter | null; orderBy?: ThreadOrder | null },
+  args: ConnectionArgs & {
+    filter?: ThreadFilter | null;
+    orderBy?: ThreadOrder | null;
+    forkedFromId?: string | null;
+  },
 ): Promise<Connection<ThreadRecord>> {
   const order = args.orderBy ?? 'UPDATED_AT_DESC';
   const request = pageRequest(args, ctx.limits.maxPageSize);
-  const lister = threadLister(ctx.db, listQuery(ctx, args.filter ?? {}, order));
+  const query = listQuery(ctx, args.filter ?? {}, order);
+  const lister = threadLister(ctx.db, { ...query, forkedFromId: args.forkedFromId ?? null });
   // != null: an empty string is a malformed cursor, not a missing one.
   const after =
     args.after != null ? parseThreadCursor(ctx.tenantId, args.after, 'after', order) : null;

@@ -127,6 +127,22 @@ const ThreadOrderByRef = builder.enumType('ThreadOrderBy', {
   values: THREAD_ORDERS,
 });
 
+/** A page of threads: Query.threads, and Thread.forks (fork.schema.ts). */
+export const ThreadConnectionRef = builder.connectionObject(
+  {
+    type: ThreadRef,
+    name: 'ThreadConnection',
+    description: 'A page of threads.',
+    fields: (c) => ({
+      totalCount: c.int({
+        description: 'Threads that match the filter (not just this page).',
+        resolve: (connection) => connection.totalCount,
+      }),
+    }),
+  },
+  { name: 'ThreadEdge', description: 'A thread in a page.' },
+);
+
 builder.queryField('threads', (t) =>
   t.connection(
     {
@@ -140,17 +156,7 @@ builder.queryField('threads', (t) =>
       },
       resolve: (_root, args, ctx) => listThreads(ctx, args),
     },
-    {
-      name: 'ThreadConnection',
-      description: 'A page of threads.',
-      fields: (c) => ({
-        totalCount: c.int({
-          description: 'Threads that match the filter (not just this page).',
-          resolve: (connection) => connection.totalCount,
-        }),
-      }),
-    },
-    { name: 'ThreadEdge', description: 'A thread in a page.' },
+    ThreadConnectionRef,
   ),
 );
 

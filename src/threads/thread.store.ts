@@ -36,10 +36,21 @@ export interface ThreadRecord {
   usage: UsageTotals;
   /** When the thread expires; null: kept until deleted. */
   expiresAt: Date | null;
+  /** The thread this one was forked from (forkThread; the source may be deleted since). */
+  forkedFromId: string | null;
+  /** The last seq the fork copied from forkedFromId; null when forkedFromId is. */
+  forkedFromSeq: number | null;
 }
 
-/** A new thread row, as thread.service.ts (newThreadRow) builds it. */
-export type NewThreadRow = Omit<ThreadRecord, 'nextSeq' | 'itemCount' | 'archived' | 'usage'>;
+/**
+ * A new thread row, as thread.service.ts (newThreadRow) builds it; a fork (fork.service.ts)
+ * also sets its origin and starts its seq counter past the copied seqs.
+ */
+export type NewThreadRow = Omit<
+  ThreadRecord,
+  'nextSeq' | 'itemCount' | 'archived' | 'usage' | 'forkedFromId' | 'forkedFromSeq'
+> &
+  Partial<Pick<ThreadRecord, 'nextSeq' | 'forkedFromId' | 'forkedFromSeq'>>;
 
 /** The largest usage total a thread may reach (contract: SafeInt). */
 export const MAX_USAGE_TOTAL = Number.MAX_SAFE_INTEGER;
@@ -88,6 +99,8 @@ export function toThreadRecord(row: Thread): ThreadRecord {
       messagesWithUsage: Number(row.messagesWithUsage ?? 0),
     },
     expiresAt: row.expiresAt == null ? null : new Date(row.expiresAt),
+    forkedFromId: row.forkedFromId ?? null,
+    forkedFromSeq: row.forkedFromSeq == null ? null : Number(row.forkedFromSeq),
   };
 }
 
@@ -105,6 +118,47 @@ export async function selectThread(
   const rows = await db.$queryRaw<Thread[]>`
     SELECT * FROM "Thread"
     WHERE "tenantId" = ${tenantId} AND "id" = ${id} AND ${notExpired(new Date())}`;
+  return rows[0] ? toThreadRecord(rows[0]) : null;
+}
+
+/**
+ * One thread that has not expired, or null, read inside a write transaction so that it stays as read until the
+ * transaction ends: PostgreSQL takes a share lock on the row (appends, compactions, purges and
+ * deletes of it wait; other readers and forks do not); SQLite's writers take turns anyway.
+ */
+export async function selectThreadShared(
+  tx: Executor,
+  provider: Database['provider'],
+  tenantId: string,
+  id: string,
+): Promise<ThreadRecord | null> {
+  const rows = await tx.$queryRaw<Thread[]>`
+    SELECT * FROM "Thread" WHERE "tenantId" = ${tenantId} AND "id" = ${id} AND ${notExpired(new Date())}
+    ${dialectOf(provider).lockShared}`;
+  return rows[0] ? toThreadRecord(rows[0]) : null;
+}
+
+/**
+ * Sets the item count of a thread written by a bulk copy (a fork), and its usage totals as the
+ * sums over its items (one UPDATE with aggregate subqueries: the copied items' token columns,
+ * COUNT of totalTokens = messages that reported usage, as purges count them), and returns the
+ * thread as updated; null when it does not exist.
+ */
+export async function setItemCount(
+  tx: Executor,
+  tenantId: string,
+  id: string,
+  itemCount: number,
+): Promise<ThreadRecord | null> {
+  const items = Prisma.sql`FROM "Item" WHERE "tenantId" = ${tenantId} AND "threadId" = ${id}`;
+  const rows = await tx.$queryRaw<Thread[]>`
+    UPDATE "Thread" SET "itemCount" = ${itemCount},
+      "inputTokens" = (SELECT COALESCE(SUM("inputTokens"), 0) ${items}),
+      "outputTokens" = (SELECT COALESCE(SUM("outputTokens"), 0) ${items}),
+      "totalTokens" = (SELECT COALESCE(SUM("totalTokens"), 0) ${items}),
+      "messagesWithUsage" = (SELECT COUNT("totalTokens") ${items})
+    WHERE "tenantId" = ${tenantId} AND "id" = ${id}
+    RETURNING *`;
   return rows[0] ? toThreadRecord(rows[0]) : null;
 }
 
@@ -387,6 +441,8 @@ export interface ThreadListQuery {
   includeArchived: boolean;
   /** Case-folded substring of the name. */
   nameNeedle?: string | null;
+  /** Only forks of this thread (Thread.forks; the index on tenantId, forkedFromId, createdAt). */
+  forkedFromId?: string | null;
   /** Top-level metadata keys with their values and canonical JSON (json.ts, filterableJson). */
   metadata: { key: string; value: unknown; canonical: string }[];
   order: ThreadListOrder;
@@ -465,6 +521,9 @@ export function threadLister(db: Database, query: ThreadListQuery): ThreadLister
   const expiresAt = dialect.unindexed(Prisma.sql`"expiresAt"`);
   conditions.push(Prisma.sql`(${expiresAt} IS NULL OR ${expiresAt} > ${new Date()})`);
   if (query.agentId != null) conditions.push(Prisma.sql`"agentId" = ${query.agentId}`);
+  if (query.forkedFromId != null) {
+    conditions.push(Prisma.sql`"forkedFromId" = ${query.forkedFromId}`);
+  }
   if (!query.includeArchived) {
     // Keeps the (tenantId, archived, agentId) count index out of list plans: SQLite without
     // ANALYZE statistics would pick it (two equalities) and sort the whole tenant.

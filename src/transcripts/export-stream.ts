@@ -144,6 +144,9 @@ export function threadLine(thread: ThreadRecord): ThreadLine {
     createdAt: thread.createdAt.toISOString(),
     updatedAt: thread.updatedAt.toISOString(),
     nextSeq: thread.nextSeq,
+    ...(thread.forkedFromId !== null && thread.forkedFromSeq !== null
+      ? { forkedFrom: { threadId: thread.forkedFromId, seq: thread.forkedFromSeq } }
+      : {}),
   };
 }
 

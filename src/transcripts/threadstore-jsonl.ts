@@ -35,6 +35,11 @@ export interface ThreadLine {
   updatedAt: string;
   /** Seq the next appended item gets (may exceed the last item's seq + 1 after purges). */
   nextSeq: number;
+  /**
+   * A fork's origin (forkThread): the source's id and the last seq copied. Present only on
+   * forks, so dumps of other threads are as before.
+   */
+  forkedFrom?: { threadId: string; seq: number };
 }
 
 /** One stored item: the contract's ConversationItem fields as stored. */

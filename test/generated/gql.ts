@@ -29,6 +29,15 @@ type Documents = {
     "\n  mutation ExpiryDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n    }\n  }\n": typeof types.ExpiryDeleteDocument,
     "\n  mutation ExpiryImport($transcript: JSON!) {\n    importTranscript(input: { agentId: \"importer\", format: OPENAI_CHAT, transcript: $transcript }) {\n      thread {\n        createdAt\n        expiresAt\n      }\n    }\n  }\n": typeof types.ExpiryImportDocument,
     "\n  mutation ExpiryImportKeyed($key: String!) {\n    importTranscript(\n      input: {\n        agentId: \"importer\"\n        format: OPENAI_CHAT\n        idempotencyKey: $key\n        transcript: { messages: [{ role: \"user\", content: \"keyed\" }] }\n      }\n    ) {\n      replayed\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.ExpiryImportKeyedDocument,
+    "\n  mutation ForksCreate($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.ForksCreateDocument,
+    "\n  mutation ForksAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": typeof types.ForksAppendDocument,
+    "\n  mutation ForksFork($input: ForkThreadInput!) {\n    forkThread(input: $input) {\n      thread {\n        id\n        agentId\n        name\n        metadata\n        archived\n        nextSeq\n        lastSeq\n        itemCount\n        createdAt\n        forkedFrom {\n          threadId\n          seq\n          thread {\n            id\n          }\n        }\n      }\n    }\n  }\n": typeof types.ForksForkDocument,
+    "\n  query ForksThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      metadata\n      nextSeq\n      lastSeq\n      itemCount\n      updatedAt\n      forkedFrom {\n        threadId\n        seq\n        thread {\n          id\n          name\n        }\n      }\n      items(first: 500) {\n        edges {\n          node {\n            ... on ConversationItem {\n              id\n              threadId\n              seq\n              type\n              status\n              data\n              raw\n              rawFormat\n              createdAt\n              createdBy\n              responseId\n            }\n          }\n        }\n      }\n      compactions {\n        id\n        threadId\n        startSeq\n        endSeq\n        summary\n        markerSeq\n        createdAt\n        createdBy\n      }\n    }\n  }\n": typeof types.ForksThreadDocument,
+    "\n  query ForksList($id: ID!, $first: Int, $after: String) {\n    thread(id: $id) {\n      forks(first: $first, after: $after) {\n        totalCount\n        edges {\n          cursor\n          node {\n            id\n            createdAt\n            forkedFrom {\n              threadId\n              seq\n            }\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": typeof types.ForksListDocument,
+    "\n  mutation ForksCompact($input: AddCompactionInput!) {\n    addCompaction(input: $input) {\n      compaction {\n        id\n        markerSeq\n      }\n    }\n  }\n": typeof types.ForksCompactDocument,
+    "\n  mutation ForksPurge($input: PurgeItemsInput!) {\n    purgeItems(input: $input) {\n      itemsDeleted\n    }\n  }\n": typeof types.ForksPurgeDocument,
+    "\n  mutation ForksClear($input: ClearCompactionsInput!) {\n    clearCompactions(input: $input) {\n      compactionsDeleted\n    }\n  }\n": typeof types.ForksClearDocument,
+    "\n  mutation ForksDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      itemsDeleted\n      compactionsDeleted\n    }\n  }\n": typeof types.ForksDeleteDocument,
     "\n  mutation OperationsCreateThread($id: ID!) {\n    createThread(input: { id: $id, agentId: \"a\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.OperationsCreateThreadDocument,
     "\n  query OperationsThread($id: ID!) {\n    thread(id: $id) {\n      id\n      agentId\n    }\n  }\n": typeof types.OperationsThreadDocument,
     "\n  mutation OperationsAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": typeof types.OperationsAppendDocument,
@@ -54,6 +63,8 @@ type Documents = {
     "\n  mutation TombstoneClear($id: ID!) {\n    clearCompactions(input: { threadId: $id }) {\n      compactionsDeleted\n    }\n  }\n": typeof types.TombstoneClearDocument,
     "\n  mutation TombstoneUpdate($id: ID!) {\n    updateThread(input: { id: $id, name: \"back?\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.TombstoneUpdateDocument,
     "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n": typeof types.TombstoneLookDocument,
+    "\n  mutation UiForksFork($input: ForkThreadInput!) {\n    forkThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.UiForksForkDocument,
+    "\n  mutation UiForksDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      deletedThreadId\n    }\n  }\n": typeof types.UiForksDeleteDocument,
     "\n  mutation UiTestAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": typeof types.UiTestAppendDocument,
     "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n": typeof types.UiTestThreadDocument,
     "\n  query UsageOfThread($id: ID!) {\n    thread(id: $id) {\n      itemCount\n      nextSeq\n      usage {\n        inputTokens\n        outputTokens\n        totalTokens\n        messagesWithUsage\n      }\n    }\n  }\n": typeof types.UsageOfThreadDocument,
@@ -78,6 +89,15 @@ const documents: Documents = {
     "\n  mutation ExpiryDelete($id: ID!) {\n    deleteThread(input: { id: $id }) {\n      deletedThreadId\n    }\n  }\n": types.ExpiryDeleteDocument,
     "\n  mutation ExpiryImport($transcript: JSON!) {\n    importTranscript(input: { agentId: \"importer\", format: OPENAI_CHAT, transcript: $transcript }) {\n      thread {\n        createdAt\n        expiresAt\n      }\n    }\n  }\n": types.ExpiryImportDocument,
     "\n  mutation ExpiryImportKeyed($key: String!) {\n    importTranscript(\n      input: {\n        agentId: \"importer\"\n        format: OPENAI_CHAT\n        idempotencyKey: $key\n        transcript: { messages: [{ role: \"user\", content: \"keyed\" }] }\n      }\n    ) {\n      replayed\n      thread {\n        id\n      }\n    }\n  }\n": types.ExpiryImportKeyedDocument,
+    "\n  mutation ForksCreate($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n": types.ForksCreateDocument,
+    "\n  mutation ForksAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": types.ForksAppendDocument,
+    "\n  mutation ForksFork($input: ForkThreadInput!) {\n    forkThread(input: $input) {\n      thread {\n        id\n        agentId\n        name\n        metadata\n        archived\n        nextSeq\n        lastSeq\n        itemCount\n        createdAt\n        forkedFrom {\n          threadId\n          seq\n          thread {\n            id\n          }\n        }\n      }\n    }\n  }\n": types.ForksForkDocument,
+    "\n  query ForksThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      metadata\n      nextSeq\n      lastSeq\n      itemCount\n      updatedAt\n      forkedFrom {\n        threadId\n        seq\n        thread {\n          id\n          name\n        }\n      }\n      items(first: 500) {\n        edges {\n          node {\n            ... on ConversationItem {\n              id\n              threadId\n              seq\n              type\n              status\n              data\n              raw\n              rawFormat\n              createdAt\n              createdBy\n              responseId\n            }\n          }\n        }\n      }\n      compactions {\n        id\n        threadId\n        startSeq\n        endSeq\n        summary\n        markerSeq\n        createdAt\n        createdBy\n      }\n    }\n  }\n": types.ForksThreadDocument,
+    "\n  query ForksList($id: ID!, $first: Int, $after: String) {\n    thread(id: $id) {\n      forks(first: $first, after: $after) {\n        totalCount\n        edges {\n          cursor\n          node {\n            id\n            createdAt\n            forkedFrom {\n              threadId\n              seq\n            }\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": types.ForksListDocument,
+    "\n  mutation ForksCompact($input: AddCompactionInput!) {\n    addCompaction(input: $input) {\n      compaction {\n        id\n        markerSeq\n      }\n    }\n  }\n": types.ForksCompactDocument,
+    "\n  mutation ForksPurge($input: PurgeItemsInput!) {\n    purgeItems(input: $input) {\n      itemsDeleted\n    }\n  }\n": types.ForksPurgeDocument,
+    "\n  mutation ForksClear($input: ClearCompactionsInput!) {\n    clearCompactions(input: $input) {\n      compactionsDeleted\n    }\n  }\n": types.ForksClearDocument,
+    "\n  mutation ForksDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      itemsDeleted\n      compactionsDeleted\n    }\n  }\n": types.ForksDeleteDocument,
     "\n  mutation OperationsCreateThread($id: ID!) {\n    createThread(input: { id: $id, agentId: \"a\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.OperationsCreateThreadDocument,
     "\n  query OperationsThread($id: ID!) {\n    thread(id: $id) {\n      id\n      agentId\n    }\n  }\n": types.OperationsThreadDocument,
     "\n  mutation OperationsAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": types.OperationsAppendDocument,
@@ -103,6 +123,8 @@ const documents: Documents = {
     "\n  mutation TombstoneClear($id: ID!) {\n    clearCompactions(input: { threadId: $id }) {\n      compactionsDeleted\n    }\n  }\n": types.TombstoneClearDocument,
     "\n  mutation TombstoneUpdate($id: ID!) {\n    updateThread(input: { id: $id, name: \"back?\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.TombstoneUpdateDocument,
     "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n": types.TombstoneLookDocument,
+    "\n  mutation UiForksFork($input: ForkThreadInput!) {\n    forkThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n": types.UiForksForkDocument,
+    "\n  mutation UiForksDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      deletedThreadId\n    }\n  }\n": types.UiForksDeleteDocument,
     "\n  mutation UiTestAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": types.UiTestAppendDocument,
     "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n": types.UiTestThreadDocument,
     "\n  query UsageOfThread($id: ID!) {\n    thread(id: $id) {\n      itemCount\n      nextSeq\n      usage {\n        inputTokens\n        outputTokens\n        totalTokens\n        messagesWithUsage\n      }\n    }\n  }\n": types.UsageOfThreadDocument,
@@ -186,6 +208,42 @@ export function graphql(source: "\n  mutation ExpiryImport($transcript: JSON!) {
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ExpiryImportKeyed($key: String!) {\n    importTranscript(\n      input: {\n        agentId: \"importer\"\n        format: OPENAI_CHAT\n        idempotencyKey: $key\n        transcript: { messages: [{ role: \"user\", content: \"keyed\" }] }\n      }\n    ) {\n      replayed\n      thread {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ExpiryImportKeyed($key: String!) {\n    importTranscript(\n      input: {\n        agentId: \"importer\"\n        format: OPENAI_CHAT\n        idempotencyKey: $key\n        transcript: { messages: [{ role: \"user\", content: \"keyed\" }] }\n      }\n    ) {\n      replayed\n      thread {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ForksCreate($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ForksCreate($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ForksAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ForksAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ForksFork($input: ForkThreadInput!) {\n    forkThread(input: $input) {\n      thread {\n        id\n        agentId\n        name\n        metadata\n        archived\n        nextSeq\n        lastSeq\n        itemCount\n        createdAt\n        forkedFrom {\n          threadId\n          seq\n          thread {\n            id\n          }\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ForksFork($input: ForkThreadInput!) {\n    forkThread(input: $input) {\n      thread {\n        id\n        agentId\n        name\n        metadata\n        archived\n        nextSeq\n        lastSeq\n        itemCount\n        createdAt\n        forkedFrom {\n          threadId\n          seq\n          thread {\n            id\n          }\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ForksThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      metadata\n      nextSeq\n      lastSeq\n      itemCount\n      updatedAt\n      forkedFrom {\n        threadId\n        seq\n        thread {\n          id\n          name\n        }\n      }\n      items(first: 500) {\n        edges {\n          node {\n            ... on ConversationItem {\n              id\n              threadId\n              seq\n              type\n              status\n              data\n              raw\n              rawFormat\n              createdAt\n              createdBy\n              responseId\n            }\n          }\n        }\n      }\n      compactions {\n        id\n        threadId\n        startSeq\n        endSeq\n        summary\n        markerSeq\n        createdAt\n        createdBy\n      }\n    }\n  }\n"): (typeof documents)["\n  query ForksThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      metadata\n      nextSeq\n      lastSeq\n      itemCount\n      updatedAt\n      forkedFrom {\n        threadId\n        seq\n        thread {\n          id\n          name\n        }\n      }\n      items(first: 500) {\n        edges {\n          node {\n            ... on ConversationItem {\n              id\n              threadId\n              seq\n              type\n              status\n              data\n              raw\n              rawFormat\n              createdAt\n              createdBy\n              responseId\n            }\n          }\n        }\n      }\n      compactions {\n        id\n        threadId\n        startSeq\n        endSeq\n        summary\n        markerSeq\n        createdAt\n        createdBy\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ForksList($id: ID!, $first: Int, $after: String) {\n    thread(id: $id) {\n      forks(first: $first, after: $after) {\n        totalCount\n        edges {\n          cursor\n          node {\n            id\n            createdAt\n            forkedFrom {\n              threadId\n              seq\n            }\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query ForksList($id: ID!, $first: Int, $after: String) {\n    thread(id: $id) {\n      forks(first: $first, after: $after) {\n        totalCount\n        edges {\n          cursor\n          node {\n            id\n            createdAt\n            forkedFrom {\n              threadId\n              seq\n            }\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ForksCompact($input: AddCompactionInput!) {\n    addCompaction(input: $input) {\n      compaction {\n        id\n        markerSeq\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ForksCompact($input: AddCompactionInput!) {\n    addCompaction(input: $input) {\n      compaction {\n        id\n        markerSeq\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ForksPurge($input: PurgeItemsInput!) {\n    purgeItems(input: $input) {\n      itemsDeleted\n    }\n  }\n"): (typeof documents)["\n  mutation ForksPurge($input: PurgeItemsInput!) {\n    purgeItems(input: $input) {\n      itemsDeleted\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ForksClear($input: ClearCompactionsInput!) {\n    clearCompactions(input: $input) {\n      compactionsDeleted\n    }\n  }\n"): (typeof documents)["\n  mutation ForksClear($input: ClearCompactionsInput!) {\n    clearCompactions(input: $input) {\n      compactionsDeleted\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ForksDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      itemsDeleted\n      compactionsDeleted\n    }\n  }\n"): (typeof documents)["\n  mutation ForksDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      itemsDeleted\n      compactionsDeleted\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -286,6 +344,14 @@ export function graphql(source: "\n  mutation TombstoneUpdate($id: ID!) {\n    u
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n"): (typeof documents)["\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UiForksFork($input: ForkThreadInput!) {\n    forkThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UiForksFork($input: ForkThreadInput!) {\n    forkThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UiForksDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      deletedThreadId\n    }\n  }\n"): (typeof documents)["\n  mutation UiForksDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      deletedThreadId\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

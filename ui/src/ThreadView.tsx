@@ -1,6 +1,7 @@
 /**
- * One thread: its header (agent, counts, token usage of the loaded messages), the log
- * ("Items" tab) and what its model is sent ("Context" tab: Thread.modelContext).
+ * One thread: its header (agent, counts, token usage of the loaded messages, its origin and
+ * forks: Forks.tsx), the log ("Items" tab) and what its model is sent ("Context" tab:
+ * Thread.modelContext).
  *
  * The log holds a window of the thread, never all of it: it opens on the newest page, or with
  * ?seq=<n> on a page around item n (scrolled to and focused), and pages older and newer items
@@ -21,6 +22,7 @@ import {
 } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { Item, TranscriptFormat } from '../../client/src/index.js';
+import { Lineage } from './Forks.js';
 import { liveState, prettyJson, shortTime } from './format.js';
 import { graphql } from './generated/gql.js';
 import { ItemRow, pairTools } from './items.js';
@@ -144,6 +146,7 @@ export function ThreadView() {
           )}
         </dl>
       )}
+      <Lineage threadId={threadId} />
       {problem && (
         <p role="alert" className="problem">
           {problem}

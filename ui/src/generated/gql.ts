@@ -14,9 +14,11 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  query UiThreadLineage($id: ID!, $first: Int, $after: String) {\n    thread(id: $id) {\n      id\n      forkedFrom {\n        threadId\n        seq\n        thread {\n          id\n          name\n        }\n      }\n      forks(first: $first, after: $after) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            createdAt\n            itemCount\n            forkedFrom {\n              seq\n            }\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": typeof types.UiThreadLineageDocument,
     "\n  query UiThreadHeader($id: ID!) {\n    thread(id: $id) {\n      id\n      agentId\n      name\n      archived\n      metadata\n      createdAt\n      updatedAt\n      itemCount\n      lastSeq\n      compactions {\n        id\n        startSeq\n        endSeq\n      }\n    }\n  }\n": typeof types.UiThreadHeaderDocument,
 };
 const documents: Documents = {
+    "\n  query UiThreadLineage($id: ID!, $first: Int, $after: String) {\n    thread(id: $id) {\n      id\n      forkedFrom {\n        threadId\n        seq\n        thread {\n          id\n          name\n        }\n      }\n      forks(first: $first, after: $after) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            createdAt\n            itemCount\n            forkedFrom {\n              seq\n            }\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": types.UiThreadLineageDocument,
     "\n  query UiThreadHeader($id: ID!) {\n    thread(id: $id) {\n      id\n      agentId\n      name\n      archived\n      metadata\n      createdAt\n      updatedAt\n      itemCount\n      lastSeq\n      compactions {\n        id\n        startSeq\n        endSeq\n      }\n    }\n  }\n": types.UiThreadHeaderDocument,
 };
 
@@ -34,6 +36,10 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UiThreadLineage($id: ID!, $first: Int, $after: String) {\n    thread(id: $id) {\n      id\n      forkedFrom {\n        threadId\n        seq\n        thread {\n          id\n          name\n        }\n      }\n      forks(first: $first, after: $after) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            createdAt\n            itemCount\n            forkedFrom {\n              seq\n            }\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query UiThreadLineage($id: ID!, $first: Int, $after: String) {\n    thread(id: $id) {\n      id\n      forkedFrom {\n        threadId\n        seq\n        thread {\n          id\n          name\n        }\n      }\n      forks(first: $first, after: $after) {\n        totalCount\n        edges {\n          node {\n            id\n            name\n            createdAt\n            itemCount\n            forkedFrom {\n              seq\n            }\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
