@@ -687,3 +687,64 @@ describe('statements', () => {
     expect(large.log.filter((sql) => /INSERT INTO "Item"/i.test(sql))).toHaveLength(1);
   });
 });
+
+describe('a fork with usage and expiry (issue 14, points 3 and 4)', () => {
+  const USAGE = `query ForksUsage($id: ID!) {
+    thread(id: $id) { usage { inputTokens outputTokens totalTokens messagesWithUsage } }
+  }`;
+
+  it("starts with the usage totals of the items it copied; the source's stay its own", async () => {
+    const source = newId('usage');
+    await a.execute(CREATE, { input: { id: source, agentId: 'agent-u' } });
+    const turn = (n: number): NewItem => ({
+      message: {
+        role: 'assistant',
+        content: `answer ${n}`,
+        usage: { inputTokens: 2_000_000_000, outputTokens: 7 * n },
+      },
+    });
+    await a.execute(APPEND, { input: { threadId: source, items: [turn(1), turn(2), turn(3)] } });
+    await a.execute(APPEND, {
+      input: { threadId: source, items: [{ message: { role: 'user', content: 'no usage' } }] },
+    });
+    const fork = newId('usage-fork');
+    await a.execute(FORK, { input: { threadId: source, atSeq: 1, id: fork } });
+    const of = async (id: string) =>
+      (await a.execute<{ thread: { usage: Record<string, number> } }>(USAGE, { id })).thread.usage;
+    // 4e9 is past 2^31: SafeInt, not Int.
+    expect(await of(fork)).toEqual({
+      inputTokens: 4_000_000_000,
+      outputTokens: 21,
+      totalTokens: 4_000_000_021,
+      messagesWithUsage: 2,
+    });
+    expect(await of(source)).toEqual({
+      inputTokens: 6_000_000_000,
+      outputTokens: 42,
+      totalTokens: 6_000_000_042,
+      messagesWithUsage: 3,
+    });
+    await a.execute(APPEND, { input: { threadId: fork, items: [turn(10)] } });
+    expect((await of(fork)).messagesWithUsage).toBe(3);
+    expect((await of(source)).messagesWithUsage).toBe(3);
+  });
+
+  it('an expired source cannot be forked (NOT_FOUND), before the expiry job has run', async () => {
+    const source = newId('expiring');
+    await a.execute(CREATE, {
+      input: {
+        id: source,
+        agentId: 'agent-u',
+        expiresAt: new Date(Date.now() + 800).toISOString(),
+      },
+    });
+    await a.execute(APPEND, {
+      input: { threadId: source, items: [{ message: { role: 'user', content: 'hi' } }] },
+    });
+    await sleep(900);
+    const refused = await a.expectError(FORK, {
+      input: { threadId: source, atSeq: 0, id: newId('late-fork') },
+    });
+    expect(refused.code).toBe('NOT_FOUND');
+  });
+});
