@@ -18,6 +18,8 @@ export interface Limits {
   followerBufferBytes: number;
   /** Stored bytes one operation may read and return (src/read-budget.ts). */
   maxResponseBytes: number;
+  /** Webhooks may deliver to loopback and private addresses (WEBHOOKS_ALLOW_PRIVATE). */
+  webhooksAllowPrivate: boolean;
 }
 
 /**
@@ -41,5 +43,6 @@ export function limitsFromEnv(env: Env): Limits {
     followerBufferEvents: env.FOLLOWER_BUFFER_EVENTS,
     followerBufferBytes: env.FOLLOWER_BUFFER_BYTES,
     maxResponseBytes: env.MAX_RESPONSE_BYTES,
+    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE,
   };
 }

@@ -76,7 +76,8 @@ export type ParsedNodeId =
   | { kind: 'thread'; threadId: string }
   | { kind: 'item'; threadId: string; seq: number }
   | { kind: 'compaction'; threadId: string; markerSeq: number }
-  | { kind: 'apiKey'; keyId: string };
+  | { kind: 'apiKey'; keyId: string }
+  | { kind: 'webhook'; webhookId: string };
 
 /** Parses a node id of any of the three forms (see the module comment); null otherwise. */
 export function parseNodeId(id: string): ParsedNodeId | null {
@@ -90,6 +91,9 @@ export function parseNodeId(id: string): ParsedNodeId | null {
   if (parts.length === 2) {
     if (threadId === 'apikey' && a !== undefined && API_KEY_ID_PATTERN.test(a)) {
       return { kind: 'apiKey', keyId: a };
+    }
+    if (threadId === 'webhook' && a !== undefined && /^w[0-9a-f]{18}$/.test(a)) {
+      return { kind: 'webhook', webhookId: a };
     }
     const seq = seqOf(a);
     return seq === null ? null : { kind: 'item', threadId, seq };

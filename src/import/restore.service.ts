@@ -16,6 +16,8 @@ import { publishAppended } from '../items/item-events.js';
 import { ITEM_KINDS, ITEM_STATUSES, type ItemStatus } from '../items/item-types.js';
 import { isJsonObject, type JsonValue, jsonHash } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
+import { appendedEvent, threadEvent } from '../webhooks/webhook-events.js';
+import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
 import { insertNewThread, newThreadRow } from '../threads/thread.service.js';
 import { linesOf } from '../transcripts/claude-code.js';
 import {
@@ -263,6 +265,15 @@ export async function restoreDump(
             itemCount: written.length,
             updatedAt: new Date(t.updatedAt),
           });
+          await recordWebhookEvent(tx, threadEvent('THREAD_CREATED', thread, now));
+          if (written.length > 0) {
+            const range = {
+              firstSeq: written[0]!.seq,
+              lastSeq: written[written.length - 1]!.seq,
+              count: written.length,
+            };
+            await recordWebhookEvent(tx, appendedEvent(ctx.tenantId, row.id, range, now));
+          }
           if (key !== null) {
             await insertImportKey(tx, {
               tenantId: ctx.tenantId,
@@ -280,6 +291,7 @@ export async function restoreDump(
       );
       publishThreadEvent(ctx.events, ctx.tenantId, 'CREATED', written.thread, now);
       if (written.written.length > 0) publishAppended(ctx, written.thread, written.written, now);
+      wakeWebhookWorkers();
       return {
         thread: written.thread,
         itemsImported: written.written.length,

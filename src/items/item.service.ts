@@ -4,6 +4,7 @@
  * Rules from contract.graphql (AppendItemsInput, NewItem, Thread.items, PurgeItemsInput)
  * and ARCHITECTURE.md (seq assignment: reserveSeqs below). SQL is in item.store.ts.
  */
+import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { type Executor, retryingConflicts, transaction } from '../db/transaction.js';
@@ -32,8 +33,16 @@ import {
   type ThreadRecord,
   touchThread,
 } from '../threads/thread.store.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { rawProblem } from '../transcripts/record-check.js';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../transcripts/types.js';
+import { appendedData } from '../webhooks/webhook-events.js';
+import {
+  noteOutboxWritten,
+  recordWebhookEvent,
+  wakeWebhookWorkers,
+} from '../webhooks/webhook.service.js';
+import { subscriberCount } from '../webhooks/webhook.store.js';
 import {
   appendInOneStatement,
   deleteIdempotencyKeysBefore,
@@ -208,6 +217,7 @@ function checkRaw(
  * (on PostgreSQL the row lock that serialises appends to one thread) and returns the thread
  * as updated; the new items take seqs nextSeq - count .. nextSeq - 1. Every writer of items
  * (appendItems, addCompaction, the importer) goes through here, so seqs stay gapless.
+ * @param probe see thread.store.ts, advanceNextSeq
  * @throws NotFoundError when the thread does not exist
  * @throws ConflictError when expectedSeq is given and is not the thread's nextSeq
  */
@@ -218,8 +228,9 @@ export async function reserveSeqs(
   count: number,
   now: Date,
   expectedSeq?: number | null,
-): Promise<ThreadRecord> {
-  const updated = await advanceNextSeq(tx, tenantId, threadId, count, now, expectedSeq);
+  probe?: Prisma.Sql,
+): Promise<ThreadRecord & { probe?: number }> {
+  const updated = await advanceNextSeq(tx, tenantId, threadId, count, now, expectedSeq, probe);
   if (updated) return updated;
   return noSeqs(tx, tenantId, threadId, expectedSeq);
 }
@@ -311,6 +322,7 @@ export async function appendItems(
         now,
       );
       publishAppended(ctx, result.thread, result.items, now);
+      wakeWebhookWorkers();
       return result;
     } catch (error) {
       // A concurrent append with the same key committed first: answer as its replay.
@@ -351,16 +363,28 @@ async function appendInTransaction(
   now: Date,
 ): Promise<AppendItemsResult> {
   return transaction(ctx.db, async (tx) => {
-    const thread = await reserveSeqs(
+    // The seq counter's UPDATE also says whether any webhook wants ITEMS_APPENDED: a tenant
+    // without webhooks pays no statement for them (test/statements.test.ts).
+    const { probe, ...thread } = await reserveSeqs(
       tx,
       ctx.tenantId,
       input.threadId,
       prepared.length,
       now,
       input.expectedSeq,
+      subscriberCount(Prisma.sql`${ctx.tenantId}`, 'ITEMS_APPENDED'),
     );
     const firstSeq = thread.nextSeq - prepared.length;
     const items = await insertItems(tx, ctx.tenantId, input.threadId, firstSeq, prepared, now);
+    if (probe) {
+      await recordWebhookEvent(tx, {
+        tenantId: ctx.tenantId,
+        threadId: input.threadId,
+        type: 'ITEMS_APPENDED',
+        at: now,
+        data: appendedData(firstSeq, thread.nextSeq - 1, prepared.length),
+      });
+    }
     if (key != null) {
       await insertIdempotencyKey(tx, {
         tenantId: ctx.tenantId,
@@ -396,10 +420,12 @@ async function appendOnPostgres(
       now,
       expectedNextSeq: input.expectedSeq ?? null,
       key,
+      webhookEventId: randomUUID(),
     }),
   );
   if (!written) return noSeqs(ctx.db.prisma, ctx.tenantId, input.threadId, input.expectedSeq);
-  return { ...written, replayed: false };
+  noteOutboxWritten(written.outboxRows);
+  return { thread: written.thread, items: written.items, replayed: false };
 }
 
 /**
@@ -440,8 +466,9 @@ async function replayAppend(
 }
 
 /**
- * Deletes the items created before `before` (retention) in one transaction. Seqs are not
- * reused; compaction records stay.
+ * Deletes the items created before `before` (retention) in one transaction, with the
+ * ITEMS_PURGED webhook event when items were deleted. Seqs are not reused; compaction records
+ * stay.
  * @throws BadUserInputError for a date outside years 0001-9999
  * @throws NotFoundError
  */
@@ -460,9 +487,19 @@ export async function purgeItems(
     const itemsDeleted = await deleteItemsBefore(tx, tenantId, input.threadId, input.before);
     const thread = await touchThread(tx, tenantId, input.threadId, now, itemsDeleted);
     if (!thread) throw threadNotFound(input.threadId);
+    if (itemsDeleted > 0) {
+      await recordWebhookEvent(tx, {
+        tenantId,
+        threadId: input.threadId,
+        type: 'ITEMS_PURGED',
+        at: now,
+        data: { before: input.before.toISOString(), itemsDeleted },
+      });
+    }
     return { thread, itemsDeleted };
   });
   publishThreadEvent(ctx.events, tenantId, 'PURGED', result.thread, now);
+  wakeWebhookWorkers();
   return result;
 }
 

@@ -10,6 +10,7 @@ import '../items/item-write.schema.js';
 import '../nodes/node.schema.js';
 import '../threads/thread.schema.js';
 import '../transcripts/transcript.schema.js';
+import '../webhooks/webhook.schema.js';
 import { builder } from './builder.js';
 import './scalars.js';
 

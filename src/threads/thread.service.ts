@@ -19,6 +19,8 @@ import { deleteIdempotencyKeys, deleteThreadItems } from '../items/item.store.js
 import { filterableJson, isJsonObject, jsonBytes, jsonProblem, MAX_JSON_DEPTH } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
 import { threadKey } from '../pubsub/topics.js';
+import { threadEvent } from '../webhooks/webhook-events.js';
+import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
 import {
   deleteThreadRow,
   insertThread,
@@ -179,8 +181,13 @@ export async function createThread(
 ): Promise<ThreadRecord> {
   const now = new Date();
   const row = newThreadRow(ctx, input, now);
-  const thread = await transaction(ctx.db, (tx) => insertNewThread(tx, row));
+  const thread = await transaction(ctx.db, async (tx) => {
+    const created = await insertNewThread(tx, row);
+    await recordWebhookEvent(tx, threadEvent('THREAD_CREATED', created, now));
+    return created;
+  });
   publishThreadEvent(ctx.events, ctx.tenantId, 'CREATED', thread, now);
+  wakeWebhookWorkers();
   return thread;
 }
 
@@ -209,7 +216,7 @@ export interface UpdateThreadInput {
 
 /**
  * Changes only the keys present in `input` (`name: null` clears the name); agentId never
- * changes. Bumps updatedAt.
+ * changes. Bumps updatedAt. One transaction with the THREAD_UPDATED webhook event.
  * @throws NotFoundError, BadUserInputError (null archived or metadata, metadata not an object)
  */
 export async function updateThread(
@@ -236,9 +243,14 @@ export async function updateThread(
     changes.metadataJson = metadataText(ctx, input.metadata);
     changes.metadataCanonical = filterableJson(input.metadata);
   }
-  const thread = await updateThreadRow(ctx.db.prisma, ctx.tenantId, input.id, changes);
-  if (!thread) throw threadNotFound(input.id);
+  const thread = await transaction(ctx.db, async (tx) => {
+    const updated = await updateThreadRow(tx, ctx.tenantId, input.id, changes);
+    if (!updated) throw threadNotFound(input.id);
+    await recordWebhookEvent(tx, threadEvent('THREAD_UPDATED', updated, now));
+    return updated;
+  });
   publishThreadEvent(ctx.events, ctx.tenantId, 'UPDATED', thread, now);
+  wakeWebhookWorkers();
   return thread;
 }
 
@@ -267,10 +279,19 @@ export async function deleteThread(ctx: ServiceContext, id: string): Promise<Del
     const compactionsDeleted = await deleteCompactionRows(tx, tenantId, id);
     await deleteIdempotencyKeys(tx, tenantId, id);
     await deleteThreadRow(tx, tenantId, id);
-    await insertTombstone(tx, tenantId, threadIdHash(id), new Date());
+    const deletedAt = new Date();
+    await insertTombstone(tx, tenantId, threadIdHash(id), deletedAt);
+    await recordWebhookEvent(tx, {
+      tenantId,
+      threadId: id,
+      type: 'THREAD_DELETED',
+      at: deletedAt,
+      data: { thread: { id, agentId: thread.agentId }, itemsDeleted, compactionsDeleted },
+    });
     return { thread, itemsDeleted, compactionsDeleted };
   });
   publishThreadEvent(ctx.events, tenantId, 'DELETED', result.thread, new Date());
+  wakeWebhookWorkers();
   ctx.events.publish('thread-items', threadKey(tenantId, id), {
     kind: 'deleted',
     tenantId,

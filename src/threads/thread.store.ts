@@ -112,6 +112,9 @@ export async function updateThreadRow(
  * the thread as updated; null when no row matched (missing thread, or `expectedNextSeq`
  * given and different). On PostgreSQL the UPDATE takes the row lock that serialises appends
  * to one thread. Raw: one UPDATE ... RETURNING, no query compilation (bench S1).
+ * @param probe a number-valued SQL expression returned with the row as `probe` (the append
+ *   asks how many webhooks want its event: webhook.store.ts, subscriberCount), so that a
+ *   question the write needs answered costs no statement of its own
  */
 export async function advanceNextSeq(
   tx: Executor,
@@ -120,13 +123,16 @@ export async function advanceNextSeq(
   count: number,
   now: Date,
   expectedNextSeq?: number | null,
-): Promise<ThreadRecord | null> {
-  const updated = await tx.$queryRaw<Thread[]>`
+  probe?: Prisma.Sql,
+): Promise<(ThreadRecord & { probe?: number }) | null> {
+  const updated = await tx.$queryRaw<(Thread & { probe?: number | bigint })[]>`
     UPDATE "Thread" SET "nextSeq" = "nextSeq" + ${count}, "itemCount" = "itemCount" + ${count}, "updatedAt" = ${now}
     WHERE "tenantId" = ${tenantId} AND "id" = ${threadId}
     ${expectedNextSeq != null ? Prisma.sql`AND "nextSeq" = ${expectedNextSeq}` : Prisma.empty}
-    RETURNING *`;
-  return updated[0] ? toThreadRecord(updated[0]) : null;
+    RETURNING *${probe ? Prisma.sql`, ${probe} AS "probe"` : Prisma.empty}`;
+  const row = updated[0];
+  if (!row) return null;
+  return probe ? { ...toThreadRecord(row), probe: Number(row.probe ?? 0) } : toThreadRecord(row);
 }
 
 /**

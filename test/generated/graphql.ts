@@ -452,6 +452,7 @@ export type TombstoneLookQuery = { thread: { id: string, itemCount: number } | n
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
    | null> };
 
 export type UiTestAppendMutationVariables = Exact<{
