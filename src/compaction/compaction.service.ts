@@ -25,10 +25,10 @@ import {
 import { publishAppended } from '../items/item-events.js';
 import { jsonBytes } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
-import { compactionEvent } from '../webhooks/webhook-events.js';
-import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
 import { type ReadSubject, readBudget } from '../read-budget.js';
 import { selectThread, type ThreadRecord, touchThread } from '../threads/thread.store.js';
+import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
+import { compactionEvent } from '../webhooks/webhook-events.js';
 import {
   type CompactionRecord,
   deleteCompactionRows,

@@ -21,8 +21,6 @@ import { type ItemRecord, insertItems, type PreparedItem } from '../items/item.s
 import { publishAppended } from '../items/item-events.js';
 import { jsonHash } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
-import { appendedEvent, compactionEvent, threadEvent } from '../webhooks/webhook-events.js';
-import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
 import { insertNewThread, newThreadRow } from '../threads/thread.service.js';
 import type { NewThreadRow, ThreadRecord } from '../threads/thread.store.js';
 import { bodyFieldOf } from '../transcripts/envelope.js';
@@ -35,6 +33,8 @@ import {
   TranscriptError,
   type TranscriptFormat,
 } from '../transcripts/types.js';
+import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
+import { appendedEvent, compactionEvent, threadEvent } from '../webhooks/webhook-events.js';
 import { insertImportKey, selectImportKey } from './import.store.js';
 import { restoreDump } from './restore.service.js';
 

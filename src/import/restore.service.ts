@@ -16,8 +16,6 @@ import { publishAppended } from '../items/item-events.js';
 import { ITEM_KINDS, ITEM_STATUSES, type ItemStatus } from '../items/item-types.js';
 import { isJsonObject, type JsonValue, jsonHash } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
-import { appendedEvent, threadEvent } from '../webhooks/webhook-events.js';
-import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
 import { insertNewThread, newThreadRow } from '../threads/thread.service.js';
 import { linesOf } from '../transcripts/claude-code.js';
 import {
@@ -27,6 +25,8 @@ import {
   type ThreadLine,
 } from '../transcripts/threadstore-jsonl.js';
 import { TRANSCRIPT_FORMATS, TranscriptError } from '../transcripts/types.js';
+import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
+import { appendedEvent, threadEvent } from '../webhooks/webhook-events.js';
 import {
   asUserError,
   type ConversationOptions,

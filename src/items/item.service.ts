@@ -17,6 +17,7 @@ import {
   threadNotFound,
   wellFormed,
 } from '../errors.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { assertThreadId } from '../ids.js';
 import {
   isStorableDate,
@@ -33,16 +34,15 @@ import {
   type ThreadRecord,
   touchThread,
 } from '../threads/thread.store.js';
-import { Prisma } from '../generated/prisma/client.js';
 import { rawProblem } from '../transcripts/record-check.js';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../transcripts/types.js';
-import { appendedData } from '../webhooks/webhook-events.js';
 import {
   noteOutboxWritten,
   recordWebhookEvent,
   wakeWebhookWorkers,
 } from '../webhooks/webhook.service.js';
 import { subscriberCount } from '../webhooks/webhook.store.js';
+import { appendedData } from '../webhooks/webhook-events.js';
 import {
   appendInOneStatement,
   deleteIdempotencyKeysBefore,

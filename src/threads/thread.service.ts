@@ -19,8 +19,8 @@ import { deleteIdempotencyKeys, deleteThreadItems } from '../items/item.store.js
 import { filterableJson, isJsonObject, jsonBytes, jsonProblem, MAX_JSON_DEPTH } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
 import { threadKey } from '../pubsub/topics.js';
-import { threadEvent } from '../webhooks/webhook-events.js';
 import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
+import { threadEvent } from '../webhooks/webhook-events.js';
 import {
   deleteThreadRow,
   insertThread,

@@ -40,6 +40,9 @@ export interface DeliverySettings {
   batchSize: number;
 }
 
+/** How long a claim outlasts the delivery timeout: time to record the outcome. */
+const LEASE_MARGIN_MS = 5_000;
+
 /** The body of a delivery: the same text on every attempt. */
 export function deliveryBody(d: DeliveryRecord): string {
   // dataJson is inserted as is: it is JSON text written by the outbox writers.
@@ -60,7 +63,10 @@ export function signatureHeader(secret: string, timestamp: number, body: string)
  * failure, at most retryMaxMs, then "equal jitter" (half of it fixed, half random), so
  * receivers coming back are not hit by every instance at once.
  */
-export function backoffMs(failures: number, s: Pick<DeliverySettings, 'retryBaseMs' | 'retryMaxMs'>) {
+export function backoffMs(
+  failures: number,
+  s: Pick<DeliverySettings, 'retryBaseMs' | 'retryMaxMs'>,
+) {
   const exp = Math.min(s.retryMaxMs, s.retryBaseMs * 2 ** Math.min(Math.max(failures - 1, 0), 40));
   return Math.round(exp / 2 + (Math.random() * exp) / 2);
 }
@@ -127,8 +133,8 @@ async function post(
 }
 
 /**
- * One round: claims up to batchSize due rows (lease: timeoutMs plus 30 s, so a row whose
- * worker died is claimed again after that), delivers them concurrently (they are of distinct
+ * One round: claims up to batchSize due rows (lease: timeoutMs plus 5 s, the longest a
+ * delivery and its bookkeeping take, so a row whose worker died is claimed again after that), delivers them concurrently (they are of distinct
  * webhook-thread pairs) and records each outcome. On `signal` (the server stops) the requests
  * in flight are cut and their rows given back unattempted.
  * @returns how many rows were claimed (0: nothing due)
@@ -140,7 +146,7 @@ export async function deliverDue(
   log: (error: unknown, message: string) => void,
 ): Promise<number> {
   const now = new Date();
-  const claimed = await claimDeliveries(db, now, s.timeoutMs + 30_000, s.batchSize);
+  const claimed = await claimDeliveries(db, now, s.timeoutMs + LEASE_MARGIN_MS, s.batchSize);
   if (claimed.length === 0) return 0;
   const webhooks = await selectWebhooksByKey(
     db.prisma,
@@ -165,7 +171,8 @@ export async function deliverDue(
         const next = new Date(at.getTime() + backoffMs(d.attempts + 1, s));
         const giveUp = next.getTime() > d.createdAt.getTime() + s.retryForMs;
         await markFailed(db, d, at, giveUp ? null : next, outcome.error);
-        if (giveUp) log(null, `webhook ${d.webhookId}: gave up event ${d.eventId} (${outcome.error})`);
+        if (giveUp)
+          log(null, `webhook ${d.webhookId}: gave up event ${d.eventId} (${outcome.error})`);
       } catch (error) {
         log(error, `webhook ${d.webhookId}: recording delivery of event ${d.eventId} failed`);
       }

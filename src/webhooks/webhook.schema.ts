@@ -4,9 +4,9 @@
  */
 import { builder, needs } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
-import { WEBHOOK_EVENTS } from './webhook-events.js';
 import { createWebhook, deleteWebhook, listWebhooks, webhookNodeId } from './webhook.service.js';
 import type { WebhookRecord } from './webhook.store.js';
+import { WEBHOOK_EVENTS } from './webhook-events.js';
 
 const WebhookEventRef = builder.enumType('WebhookEvent', {
   description: 'A change a webhook can subscribe to.',

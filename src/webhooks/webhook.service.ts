@@ -13,7 +13,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
 import type { Executor } from '../db/transaction.js';
 import { assertNoNul, BadUserInputError, NotFoundError, quote } from '../errors.js';
-import { WEBHOOK_EVENTS, type WebhookEvent, type WebhookEventType } from './webhook-events.js';
 import { urlProblem } from './address-check.js';
 import {
   deleteWebhookRow,
@@ -23,6 +22,7 @@ import {
   selectWebhooks,
   type WebhookRecord,
 } from './webhook.store.js';
+import { WEBHOOK_EVENTS, type WebhookEvent } from './webhook-events.js';
 
 /** Webhooks a tenant may have: each one is a row more in every write of the tenant. */
 export const MAX_WEBHOOKS_PER_TENANT = 20;
@@ -78,9 +78,6 @@ export function onOutboxWritten(wake: () => void): () => void {
   return () => wakers.delete(wake);
 }
 
-/** A new event id (the body's "id"). */
-export const newEventId = (): string => randomUUID();
-
 /**
  * Creates a webhook of the caller's tenant with a new signing secret.
  * @returns the webhook and its secret (shown only here)
@@ -114,10 +111,9 @@ export async function createWebhook(
   }
   const events = WEBHOOK_EVENTS.filter((e) => input.events.includes(e));
   if (events.length === 0) {
-    throw new BadUserInputError(
-      `events must name at least one of ${WEBHOOK_EVENTS.join(', ')}.`,
-      { field: 'events' },
-    );
+    throw new BadUserInputError(`events must name at least one of ${WEBHOOK_EVENTS.join(', ')}.`, {
+      field: 'events',
+    });
   }
   const existing = await selectWebhooks(ctx.db.prisma, ctx.tenantId);
   if (existing.length >= MAX_WEBHOOKS_PER_TENANT) {
@@ -169,5 +165,3 @@ export async function deleteWebhook(ctx: ServiceContext, id: string): Promise<st
   }
   return webhookNodeId(webhookId);
 }
-
-

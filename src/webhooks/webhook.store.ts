@@ -251,7 +251,8 @@ export async function markFailed(
 
 /** Gives a claimed row back unattempted (the server is stopping): its lease is released. */
 export async function releaseDelivery(db: Database, id: number): Promise<void> {
-  await db.prisma.$executeRaw`${bg} UPDATE "WebhookDelivery" SET "leaseUntil" = NULL WHERE "id" = ${id}`;
+  await db.prisma
+    .$executeRaw`${bg} UPDATE "WebhookDelivery" SET "leaseUntil" = NULL WHERE "id" = ${id}`;
 }
 
 /** Deletes DEAD rows whose event is older than `before`; returns how many. */
