@@ -3,8 +3,8 @@
  * (yoga.ts) behind the request limits (limits.ts) and the per-tenant rate limit
  * (rate-limit.ts), browser safety (browser.ts: Host, CSRF, CORS, introspection), the audit log
  * (audit.ts), /healthz and /readyz (health.ts), /metrics (metrics.ts), graphql-ws
- * (graphql-ws.ts), the background jobs (jobs.ts) and webhook deliveries (webhook-worker.ts), the request log (logging.ts) and the thread
- * browser at /ui (ui-route.ts).
+ * (graphql-ws.ts), the background jobs (jobs.ts), webhook deliveries (webhook-worker.ts), the
+ * request log (logging.ts) and the thread browser at /ui (ui-route.ts).
  * start(port) listens; stop() drains and closes everything.
  */
 import {
