@@ -40,6 +40,7 @@ export function startWebhookWorker(db: Database, env: Env, logger: Logger): Webh
   let running: Promise<void> | null = null;
   let again = false;
   let lastPrune = 0;
+  let failures = 0;
   const log = (error: unknown, message: string) =>
     error ? logger.warn({ err: error }, message) : logger.warn(message);
 
@@ -67,10 +68,20 @@ export function startWebhookWorker(db: Database, env: Env, logger: Logger): Webh
       return;
     }
     running = round()
-      .catch((error: unknown) => logger.warn({ err: error }, 'webhook delivery round failed'))
+      .then(() => {
+        failures = 0;
+      })
+      .catch((error: unknown) => {
+        failures += 1;
+        logger.warn({ err: error }, 'webhook delivery round failed');
+      })
       .finally(() => {
         running = null;
-        schedule(env.WEBHOOK_POLL_MS);
+        // A database that fails is asked less often: the poll interval doubled per failed
+        // round, up to 30 s.
+        schedule(
+          Math.min(env.WEBHOOK_POLL_MS * 2 ** failures, Math.max(env.WEBHOOK_POLL_MS, 30_000)),
+        );
       });
   }
   const unsubscribe = onOutboxWritten(() => schedule(0));
