@@ -298,6 +298,23 @@ describe('delivery', () => {
     for (const w of (await a.execute(LIST)).webhooks) await a.execute(DELETE, { id: w.id });
   });
 
+  it('a large append (the transaction path on PostgreSQL too) is one ITEMS_APPENDED', async () => {
+    const { id } = await hook(a, '/large', ['ITEMS_APPENDED']);
+    const thread = await newThread(a);
+    await appendTo(a, thread, ['first']);
+    await appendTo(
+      a,
+      thread,
+      Array.from({ length: 150 }, (_, i) => `bulk ${i}`),
+    );
+    await receiver.until(() => at('/large').length >= 2);
+    expect(at('/large').map((r) => r.event.data)).toEqual([
+      { firstSeq: 0, lastSeq: 0, count: 1 },
+      { firstSeq: 1, lastSeq: 150, count: 150 },
+    ]);
+    await a.execute(DELETE, { id });
+  });
+
   it('sends only the subscribed events', async () => {
     const { id } = await hook(a, '/only-updates', ['THREAD_UPDATED']);
     const thread = await newThread(a);

@@ -2,9 +2,11 @@
  * GraphQL of webhooks (contract part beyond): WebhookEvent, Webhook (a Node: "webhook:<id>"),
  * Query.webhooks and the createWebhook and deleteWebhook mutations, all admin scope.
  */
+
+import { webhookNodeId } from '../ids.js';
 import { builder, needs } from '../schema/builder.js';
 import { NodeRef } from '../schema/node.js';
-import { createWebhook, deleteWebhook, listWebhooks, webhookNodeId } from './webhook.service.js';
+import { createWebhook, deleteWebhook, listWebhooks } from './webhook.service.js';
 import type { WebhookRecord } from './webhook.store.js';
 import { WEBHOOK_EVENTS } from './webhook-events.js';
 

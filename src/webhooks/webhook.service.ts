@@ -13,6 +13,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
 import type { Executor } from '../db/transaction.js';
 import { assertNoNul, BadUserInputError, NotFoundError, quote } from '../errors.js';
+import { parseWebhookId, webhookNodeId } from '../ids.js';
 import { urlProblem } from './address-check.js';
 import {
   deleteWebhookRow,
@@ -27,20 +28,6 @@ import { WEBHOOK_EVENTS, type WebhookEvent } from './webhook-events.js';
 /** Webhooks a tenant may have: each one is a row more in every write of the tenant. */
 export const MAX_WEBHOOKS_PER_TENANT = 20;
 const MAX_URL_LENGTH = 2048;
-/** Webhook ids: "w" and 18 hex digits. */
-export const WEBHOOK_ID_PATTERN = /^w[0-9a-f]{18}$/;
-
-/** The node id of a webhook: "webhook:<id>". */
-export function webhookNodeId(id: string): string {
-  return `webhook:${id}`;
-}
-
-/** A webhook id from its node id or the bare id; null for anything else. */
-export function parseWebhookId(id: string): string | null {
-  const bare = id.startsWith('webhook:') ? id.slice('webhook:'.length) : id;
-  return WEBHOOK_ID_PATTERN.test(bare) ? bare : null;
-}
-
 // Outbox rows were written by a transaction of this process since the workers last looked:
 // wakeWebhookWorkers() (called after commit) then wakes them, so a delivery starts at once
 // instead of at the next poll. A rolled-back write only costs one empty poll.
