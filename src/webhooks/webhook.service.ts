@@ -28,9 +28,11 @@ import { WEBHOOK_EVENTS, type WebhookEvent } from './webhook-events.js';
 /** Webhooks a tenant may have: each one is a row more in every write of the tenant. */
 export const MAX_WEBHOOKS_PER_TENANT = 20;
 const MAX_URL_LENGTH = 2048;
+
 // Outbox rows were written by a transaction of this process since the workers last looked:
 // wakeWebhookWorkers() (called after commit) then wakes them, so a delivery starts at once
-// instead of at the next poll. A rolled-back write only costs one empty poll.
+// instead of at the next poll. A rolled-back write only costs one empty poll; a wake that
+// comes before another transaction's commit leaves its rows to the next poll (WEBHOOK_POLL_MS).
 let written = false;
 const wakers = new Set<() => void>();
 
