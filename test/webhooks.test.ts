@@ -477,6 +477,40 @@ describe('delivery', () => {
   });
 });
 
+describe('restores', () => {
+  it('a THREADSTORE_JSONL restore emits THREAD_CREATED, then ITEMS_APPENDED', async () => {
+    const port = await t.app.start(0);
+    const source = await newThread(a);
+    await appendTo(a, source, ['one', 'two', 'three']);
+    const dump = await fetch(
+      `http://127.0.0.1:${port}/threads/${source}/export?format=THREADSTORE_JSONL`,
+      { headers: { authorization: await bearer('hooks-a') } },
+    );
+    expect(dump.status).toBe(200);
+    const { id } = await hook(a, '/restore');
+    const restoredId = `restored-${process.pid}`;
+    await a.execute(
+      'mutation($input: ImportTranscriptInput!) { importTranscript(input: $input) { thread { id } } }',
+      {
+        input: {
+          agentId: 'a',
+          threadId: restoredId,
+          format: 'THREADSTORE_JSONL',
+          transcript: await dump.text(),
+        },
+      },
+    );
+    await receiver.until(() => at('/restore').length >= 2);
+    expect(at('/restore').map((r) => [r.event.threadId, r.event.type, r.event.data.count])).toEqual(
+      [
+        [restoredId, 'THREAD_CREATED', undefined],
+        [restoredId, 'ITEMS_APPENDED', 3],
+      ],
+    );
+    await a.execute(DELETE, { id });
+  });
+});
+
 describe('a server killed between commit and delivery', () => {
   it('delivers the events after its restart (at least once)', async () => {
     const db = await import('./testkit/database.js').then((m) => m.createTestDatabase());
