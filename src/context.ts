@@ -20,6 +20,8 @@ export interface Limits {
   maxResponseBytes: number;
   /** Days after creation a new thread expires when it is created without expiresAt; null: never. */
   retentionDays: number | null;
+  /** Webhooks may deliver to loopback and private addresses (WEBHOOKS_ALLOW_PRIVATE). */
+  webhooksAllowPrivate: boolean;
 }
 
 /**
@@ -44,5 +46,6 @@ export function limitsFromEnv(env: Env): Limits {
     followerBufferBytes: env.FOLLOWER_BUFFER_BYTES,
     maxResponseBytes: env.MAX_RESPONSE_BYTES,
     retentionDays: env.RETENTION_DAYS ?? null,
+    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE,
   };
 }

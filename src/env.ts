@@ -206,6 +206,24 @@ const envSchema = z.object({
     .default(60_000)
     .describe('ms between sweeps that delete expired threads, at least 10'),
   MAX_PAGE_SIZE: integer(1).default(500).describe('a whole number above 0'),
+  WEBHOOKS_ALLOW_PRIVATE: boolean(false).describe(
+    'true or false: true lets webhooks deliver to loopback and private addresses (tests, one private network)',
+  ),
+  WEBHOOK_POLL_MS: integer(10)
+    .default(1_000)
+    .describe('ms between polls of the webhook outbox, at least 10 (commits here wake it at once)'),
+  WEBHOOK_TIMEOUT_MS: integer(100)
+    .default(10_000)
+    .describe('ms a webhook receiver may take to answer a delivery, at least 100'),
+  WEBHOOK_RETRY_BASE_MS: integer(1)
+    .default(10_000)
+    .describe('ms before the first retry of a failed delivery; doubles with each failure'),
+  WEBHOOK_RETRY_MAX_MS: integer(1)
+    .default(3_600_000)
+    .describe('ms at most between two retries of a delivery'),
+  WEBHOOK_RETRY_FOR_MS: integer(1)
+    .default(86_400_000)
+    .describe('ms after an event its failed deliveries are given up (24 hours by default)'),
   HEADERS_TIMEOUT_MS: integer(100)
     .default(10_000)
     .describe(

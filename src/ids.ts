@@ -2,7 +2,7 @@
  * The id and seq rules in one place (contract: Thread.id, ConversationItem.id and seq,
  * CompactionRecord.id, Node). A thread id is 1-128 chars of [A-Za-z0-9._-]; an item is
  * "<threadId>:<seq>"; a compaction record is "<threadId>:compaction:<markerSeq>"; an API key
- * is "apikey:<keyId>". Seqs are
+ * is "apikey:<keyId>"; a webhook "webhook:<webhookId>". Seqs are
  * 0-based 32-bit integers (GraphQL Int, PostgreSQL integer), handed out by the thread's
  * nextSeq counter (src/items/item.service.ts, reserveSeqs) and never reused. A deleted
  * thread's id is never used again either: its tombstone keeps threadIdHash(id).
@@ -71,14 +71,29 @@ export function parseApiKeyId(id: string): string | null {
   return API_KEY_ID_PATTERN.test(keyId) ? keyId : null;
 }
 
-/** A node id taken apart; null when it has none of the four forms. */
+/** Webhook ids: "w" and 18 hex digits. */
+export const WEBHOOK_ID_PATTERN = /^w[0-9a-f]{18}$/;
+
+/** The node id of a webhook: "webhook:<id>". */
+export function webhookNodeId(id: string): string {
+  return `webhook:${id}`;
+}
+
+/** A webhook id from its node id or the bare id; null for anything else. */
+export function parseWebhookId(id: string): string | null {
+  const bare = id.startsWith('webhook:') ? id.slice('webhook:'.length) : id;
+  return WEBHOOK_ID_PATTERN.test(bare) ? bare : null;
+}
+
+/** A node id taken apart; null when it has none of the five forms. */
 export type ParsedNodeId =
   | { kind: 'thread'; threadId: string }
   | { kind: 'item'; threadId: string; seq: number }
   | { kind: 'compaction'; threadId: string; markerSeq: number }
-  | { kind: 'apiKey'; keyId: string };
+  | { kind: 'apiKey'; keyId: string }
+  | { kind: 'webhook'; webhookId: string };
 
-/** Parses a node id of any of the three forms (see the module comment); null otherwise. */
+/** Parses a node id of any of the forms (see the module comment); null otherwise. */
 export function parseNodeId(id: string): ParsedNodeId | null {
   const parts = id.split(':');
   const [threadId, a, b] = parts;
@@ -90,6 +105,9 @@ export function parseNodeId(id: string): ParsedNodeId | null {
   if (parts.length === 2) {
     if (threadId === 'apikey' && a !== undefined && API_KEY_ID_PATTERN.test(a)) {
       return { kind: 'apiKey', keyId: a };
+    }
+    if (threadId === 'webhook' && a !== undefined && WEBHOOK_ID_PATTERN.test(a)) {
+      return { kind: 'webhook', webhookId: a };
     }
     const seq = seqOf(a);
     return seq === null ? null : { kind: 'item', threadId, seq };

@@ -27,6 +27,8 @@ import { jsonBytes } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
 import { type ReadSubject, readBudget } from '../read-budget.js';
 import { selectThread, type ThreadRecord, touchThread } from '../threads/thread.store.js';
+import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
+import { compactionEvent } from '../webhooks/webhook-events.js';
 import {
   type CompactionRecord,
   deleteCompactionRows,
@@ -179,8 +181,8 @@ async function checkRange(
 }
 
 /**
- * Records a summary of items startSeq..endSeq and appends its compaction marker, in one
- * transaction that first takes the thread's row (so concurrent compactions of one thread
+ * Records a summary of items startSeq..endSeq and appends its compaction marker, with the
+ * COMPACTION_ADDED webhook event, in one transaction that first takes the thread's row (so concurrent compactions of one thread
  * serialise).
  * @throws BadUserInputError reversed range, negative start, past lastSeq, no stored item
  *   other than markers, a tool call separated from its result, a response cut apart,
@@ -224,9 +226,11 @@ export async function addCompaction(
       rawFormat: null,
     };
     const [written] = await insertItems(tx, tenantId, threadId, markerSeq, [marker], now);
+    await recordWebhookEvent(tx, compactionEvent(compaction, now));
     return { compaction, marker: written!, thread };
   });
   publishAppended(ctx, result.thread, [result.marker], now, 'COMPACTED');
+  wakeWebhookWorkers();
   return result;
 }
 

@@ -4,6 +4,7 @@
  * uncovered by every record). Reads are raw statements, writes Prisma's model API, as in the
  * other stores. No rules: compaction.service.ts holds them.
  */
+import { readInChunks } from '../db/chunks.js';
 import type { Executor } from '../db/transaction.js';
 import { type Compaction, Prisma } from '../generated/prisma/client.js';
 import { compactionId } from '../ids.js';
@@ -113,6 +114,24 @@ export async function deleteCompactionRows(
 ): Promise<number> {
   const { count } = await tx.compaction.deleteMany({ where: { tenantId, threadId } });
   return count;
+}
+
+/**
+ * How many compaction records each of these threads has, keyed "<tenantId>/<threadId>"
+ * (threads without records are absent): one grouped statement per chunk of threads, for the
+ * expiry sweep's THREAD_DELETED webhook events.
+ */
+export async function countCompactionsByThread(
+  db: Executor,
+  threads: readonly { tenantId: string; id: string }[],
+): Promise<Map<string, number>> {
+  const rows = await readInChunks(threads, 2, (chunk) => {
+    const keys = Prisma.join(chunk.map((t) => Prisma.sql`(${t.tenantId}, ${t.id})`));
+    return db.$queryRaw<{ tenantId: string; threadId: string; n: number | bigint }[]>`
+      SELECT "tenantId", "threadId", COUNT(*) AS "n" FROM "Compaction"
+      WHERE ("tenantId", "threadId") IN (${keys}) GROUP BY "tenantId", "threadId"`;
+  });
+  return new Map(rows.map((r) => [`${r.tenantId}/${r.threadId}`, Number(r.n)]));
 }
 
 /** A Compaction row with its summary's stored size and the running sum of sizes. */

@@ -38,6 +38,8 @@ import {
   TranscriptError,
   type TranscriptFormat,
 } from '../transcripts/types.js';
+import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
+import { appendedEvent, compactionEvent, threadEvent } from '../webhooks/webhook-events.js';
 import { insertImportKey, selectImportKey } from './import.store.js';
 import { restoreDump } from './restore.service.js';
 
@@ -268,7 +270,8 @@ export async function importConversation(
 /**
  * Writes a prepared conversation in one transaction: the thread, its items at seqs 0..n-1
  * through the seq counter, then each compaction record with its marker item after them, and
- * the import key; publishes CREATED, ITEMS_APPENDED and COMPACTED after commit. A key already
+ * the import key, and their webhook events (THREAD_CREATED, one ITEMS_APPENDED for the items,
+ * COMPACTION_ADDED per record); publishes CREATED, ITEMS_APPENDED and COMPACTED after commit. A key already
  * recorded answers with its thread and writes nothing.
  * @throws ConflictError (thread id taken or deleted; key used with other content)
  */
@@ -301,6 +304,7 @@ async function writeOnce(
     ctx.db,
     async (tx) => {
       let thread = await insertNewThread(tx, prepared.thread);
+      await recordWebhookEvent(tx, threadEvent('THREAD_CREATED', thread, now));
       const records: ItemRecord[] = [];
       const markers: ItemRecord[] = [];
       if (prepared.items.length > 0) {
@@ -310,6 +314,11 @@ async function writeOnce(
           const chunk = prepared.items.slice(start, start + INSERT_CHUNK);
           records.push(...(await insertItems(tx, tenantId, threadId, start, chunk, now)));
         }
+        const count = prepared.items.length;
+        await recordWebhookEvent(
+          tx,
+          appendedEvent(tenantId, threadId, { firstSeq: 0, lastSeq: count - 1, count }, now),
+        );
       }
       for (const c of prepared.compactions) {
         thread = await reserveSeqs(tx, tenantId, threadId, 1, now);
@@ -324,6 +333,10 @@ async function writeOnce(
           createdBy: c.createdBy,
           markerSeq,
         });
+        await recordWebhookEvent(
+          tx,
+          compactionEvent({ tenantId, threadId, ...record, markerSeq }, now),
+        );
         const marker: PreparedItem = {
           type: 'compaction',
           status: 'COMPLETED',
@@ -356,6 +369,7 @@ async function writeOnce(
   publishThreadEvent(ctx.events, tenantId, 'CREATED', thread, now);
   if (records.length > 0) publishAppended(ctx, thread, records, now);
   if (markers.length > 0) publishAppended(ctx, thread, markers, now, 'COMPACTED');
+  wakeWebhookWorkers();
   return {
     thread,
     itemsImported: records.length,

@@ -31,6 +31,8 @@ import {
   type ThreadLine,
 } from '../transcripts/threadstore-jsonl.js';
 import { TRANSCRIPT_FORMATS, TranscriptError } from '../transcripts/types.js';
+import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
+import { appendedEvent, threadEvent } from '../webhooks/webhook-events.js';
 import {
   asUserError,
   type ConversationOptions,
@@ -290,6 +292,15 @@ export async function restoreDump(
             forkedFromId: t.forkedFrom?.threadId ?? null,
             forkedFromSeq: t.forkedFrom?.seq ?? null,
           });
+          await recordWebhookEvent(tx, threadEvent('THREAD_CREATED', thread, now));
+          if (written.length > 0) {
+            const range = {
+              firstSeq: written[0]!.seq,
+              lastSeq: written[written.length - 1]!.seq,
+              count: written.length,
+            };
+            await recordWebhookEvent(tx, appendedEvent(ctx.tenantId, row.id, range, now));
+          }
           if (key !== null) {
             await insertImportKey(tx, {
               tenantId: ctx.tenantId,
@@ -307,6 +318,7 @@ export async function restoreDump(
       );
       publishThreadEvent(ctx.events, ctx.tenantId, 'CREATED', written.thread, now);
       if (written.written.length > 0) publishAppended(ctx, written.thread, written.written, now);
+      wakeWebhookWorkers();
       return {
         thread: written.thread,
         itemsImported: written.written.length,

@@ -4,6 +4,7 @@
  * Rules from contract.graphql (AppendItemsInput, NewItem, Thread.items, PurgeItemsInput)
  * and ARCHITECTURE.md (seq assignment: reserveSeqs below). SQL is in item.store.ts.
  */
+import { randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { type Executor, retryingConflicts, transaction } from '../db/transaction.js';
@@ -16,6 +17,7 @@ import {
   threadNotFound,
   wellFormed,
 } from '../errors.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { assertThreadId } from '../ids.js';
 import {
   isStorableDate,
@@ -34,6 +36,13 @@ import {
 } from '../threads/thread.store.js';
 import { rawProblem } from '../transcripts/record-check.js';
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../transcripts/types.js';
+import {
+  noteOutboxWritten,
+  recordWebhookEvent,
+  wakeWebhookWorkers,
+} from '../webhooks/webhook.service.js';
+import { subscriberCount } from '../webhooks/webhook.store.js';
+import { appendedData } from '../webhooks/webhook-events.js';
 import {
   appendInOneStatement,
   deleteIdempotencyKeysBefore,
@@ -216,6 +225,7 @@ function checkRaw(
  * UPDATE adds `usage`, the sums of the new items' usage (item.store.ts, usageOfItems), to the
  * thread's totals (contract: Thread.usage).
  * @throws NotFoundError when the thread does not exist (or has expired)
+ * @param probe see thread.store.ts, advanceNextSeq
  * @throws ConflictError when expectedSeq is given and is not the thread's nextSeq
  * @throws BadUserInputError when a usage total would pass 2^53-1
  */
@@ -227,8 +237,18 @@ export async function reserveSeqs(
   now: Date,
   expectedSeq?: number | null,
   usage?: UsageTotals | null,
-): Promise<ThreadRecord> {
-  const updated = await advanceNextSeq(tx, tenantId, threadId, count, now, expectedSeq, usage);
+  probe?: Prisma.Sql,
+): Promise<ThreadRecord & { probe?: number }> {
+  const updated = await advanceNextSeq(
+    tx,
+    tenantId,
+    threadId,
+    count,
+    now,
+    expectedSeq,
+    usage,
+    probe,
+  );
   if (updated) return updated;
   return noSeqs(tx, tenantId, threadId, expectedSeq, usage);
 }
@@ -334,6 +354,7 @@ export async function appendItems(
         now,
       );
       publishAppended(ctx, result.thread, result.items, now);
+      wakeWebhookWorkers();
       return result;
     } catch (error) {
       // A concurrent append with the same key committed first: answer as its replay.
@@ -374,7 +395,9 @@ async function appendInTransaction(
   now: Date,
 ): Promise<AppendItemsResult> {
   return transaction(ctx.db, async (tx) => {
-    const thread = await reserveSeqs(
+    // The seq counter's UPDATE also says whether any webhook wants ITEMS_APPENDED: a tenant
+    // without webhooks pays no statement for them (test/statements.test.ts).
+    const { probe, ...thread } = await reserveSeqs(
       tx,
       ctx.tenantId,
       input.threadId,
@@ -382,9 +405,19 @@ async function appendInTransaction(
       now,
       input.expectedSeq,
       usageOfItems(prepared),
+      subscriberCount(Prisma.sql`${ctx.tenantId}`, 'ITEMS_APPENDED'),
     );
     const firstSeq = thread.nextSeq - prepared.length;
     const items = await insertItems(tx, ctx.tenantId, input.threadId, firstSeq, prepared, now);
+    if (probe) {
+      await recordWebhookEvent(tx, {
+        tenantId: ctx.tenantId,
+        threadId: input.threadId,
+        type: 'ITEMS_APPENDED',
+        at: now,
+        data: appendedData(firstSeq, thread.nextSeq - 1, prepared.length),
+      });
+    }
     if (key != null) {
       await insertIdempotencyKey(tx, {
         tenantId: ctx.tenantId,
@@ -420,6 +453,7 @@ async function appendOnPostgres(
       now,
       expectedNextSeq: input.expectedSeq ?? null,
       key,
+      webhookEventId: randomUUID(),
     }),
   );
   if (!written) {
@@ -431,7 +465,8 @@ async function appendOnPostgres(
       usageOfItems(prepared),
     );
   }
-  return { ...written, replayed: false };
+  noteOutboxWritten(written.outboxRows);
+  return { thread: written.thread, items: written.items, replayed: false };
 }
 
 /**
@@ -473,7 +508,8 @@ async function replayAppend(
 
 /**
  * Deletes the items created before `before` (retention) in one transaction, taking their
- * usage from the thread's totals. Seqs are not reused; compaction records stay.
+ * usage from the thread's totals. With the ITEMS_PURGED
+ * webhook event when items were deleted. Seqs are not reused; compaction records stay.
  * @throws BadUserInputError for a date outside years 0001-9999
  * @throws NotFoundError
  */
@@ -502,9 +538,19 @@ export async function purgeItems(
       removed.usage,
     );
     if (!thread) throw threadNotFound(input.threadId);
+    if (removed.count > 0) {
+      await recordWebhookEvent(tx, {
+        tenantId,
+        threadId: input.threadId,
+        type: 'ITEMS_PURGED',
+        at: now,
+        data: { before: input.before.toISOString(), itemsDeleted: removed.count },
+      });
+    }
     return { thread, itemsDeleted: removed.count };
   });
   publishThreadEvent(ctx.events, tenantId, 'PURGED', result.thread, now);
+  wakeWebhookWorkers();
   return result;
 }
 

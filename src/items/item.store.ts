@@ -17,6 +17,7 @@ import {
   threadNotExpired,
   toThreadRecord,
 } from '../threads/thread.store.js';
+import { appendedOutboxCte } from '../webhooks/webhook.store.js';
 import { type ItemStatus, type ItemUsage, sumUsage, type UsageTotals } from './item-types.js';
 
 /** A stored item with its payload parsed. `id` is "<threadId>:<seq>". */
@@ -174,22 +175,25 @@ export interface OneStatementAppend {
   /** Only when the thread's nextSeq is this (expectedSeq); null: any. */
   expectedNextSeq: number | null;
   key: { key: string; requestHash: string } | null;
+  /** The id of the ITEMS_APPENDED webhook event the statement writes to the outbox. */
+  webhookEventId: string;
 }
 
 /**
  * PostgreSQL only: a whole append as one statement, so it needs no transaction and one round
  * trip (bench S1, S2; a data-modifying WITH runs every part or none). It advances the seq
  * counter and the usage totals as advanceNextSeq does (the row lock serialises appends to a
- * thread), inserts the items at the seqs the UPDATE reserved and records the key. Returns the
- * thread as updated and the items; null when no thread row matched (missing or expired,
- * expectedNextSeq different, or a usage total that would pass 2^53-1), and then nothing is
- * written.
+ * thread), inserts the items at the seqs the UPDATE reserved, records the key and writes the
+ * ITEMS_APPENDED event to the webhook outbox (`outboxRows`: how many rows; none without
+ * subscribed webhooks). Returns the thread as updated and the items; null when no thread row
+ * matched (missing or expired, expectedNextSeq different, or a usage total that would pass
+ * 2^53-1), and then nothing is written.
  * @throws Prisma's unique violation (P2002) when the key was recorded concurrently
  */
 export async function appendInOneStatement(
   db: Executor,
   a: OneStatementAppend,
-): Promise<{ thread: ThreadRecord; items: ItemRecord[] } | null> {
+): Promise<{ thread: ThreadRecord; items: ItemRecord[]; outboxRows: number } | null> {
   const n = a.items.length;
   // Casts give the VALUES columns their types (PostgreSQL would take text for every parameter).
   const values = a.items.map(
@@ -202,7 +206,7 @@ export async function appendInOneStatement(
         INSERT INTO "IdempotencyKey" ("tenantId", "threadId", "key", "requestHash", "firstSeq", "itemCount", "createdAt")
         SELECT t."tenantId", t."id", ${a.key.key}, ${a.key.requestHash}, t."nextSeq" - ${n}, ${n}, ${a.now}::timestamptz FROM t)`
     : Prisma.empty;
-  const [row] = await db.$queryRaw<Thread[]>`
+  const [row] = await db.$queryRaw<(Thread & { outboxRows: number | bigint })[]>`
     WITH t AS (
       UPDATE "Thread" SET "nextSeq" = "nextSeq" + ${n}, "itemCount" = "itemCount" + ${n}, "updatedAt" = ${a.now} ${add.set}
       WHERE "tenantId" = ${a.tenantId} AND "id" = ${a.threadId} AND ${notExpired(a.now)}
@@ -215,10 +219,15 @@ export async function appendInOneStatement(
       FROM t CROSS JOIN (VALUES ${Prisma.join(values)})
         AS v(i, type, status, "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "inputTokens", "outputTokens", "totalTokens"))
     ${keyInsert}
-    SELECT * FROM t`;
+    , ${appendedOutboxCte(a.webhookEventId, n, a.now)}
+    SELECT *, (SELECT COUNT(*) FROM o) AS "outboxRows" FROM t`;
   if (!row) return null;
   const thread = toThreadRecord(row);
-  return { thread, items: itemRecords(a.tenantId, a.threadId, thread.nextSeq - n, a.items, a.now) };
+  return {
+    thread,
+    items: itemRecords(a.tenantId, a.threadId, thread.nextSeq - n, a.items, a.now),
+    outboxRows: Number(row.outboxRows),
+  };
 }
 
 /** The first append made with an idempotency key, and the thread as it is now. */

@@ -11,6 +11,7 @@ import '../nodes/node.schema.js';
 import '../threads/fork.schema.js';
 import '../threads/thread.schema.js';
 import '../transcripts/transcript.schema.js';
+import '../webhooks/webhook.schema.js';
 import { builder } from './builder.js';
 import './scalars.js';
 

@@ -3,8 +3,8 @@
  * (yoga.ts) behind the request limits (limits.ts) and the per-tenant rate limit
  * (rate-limit.ts), browser safety (browser.ts: Host, CSRF, CORS, introspection), the audit log
  * (audit.ts), /healthz and /readyz (health.ts), /metrics (metrics.ts), graphql-ws
- * (graphql-ws.ts), the background jobs (jobs.ts), the request log (logging.ts) and the thread
- * browser at /ui (ui-route.ts).
+ * (graphql-ws.ts), the background jobs (jobs.ts), webhook deliveries (webhook-worker.ts), the
+ * request log (logging.ts) and the thread browser at /ui (ui-route.ts).
  * start(port) listens; stop() drains and closes everything.
  */
 import {
@@ -54,6 +54,7 @@ import { servicePrincipal, sharedSubscriptions, withinReadBudget } from './share
 import { streamCredentialsPlugin } from './stream-credentials.js';
 import { transcriptDroppedPlugin } from './transcript-dropped.js';
 import { uiRoute } from './ui-route.js';
+import { startWebhookWorker } from './webhook-worker.js';
 import { createThreadstoreYoga, type ThreadstoreYoga, type YogaOptions } from './yoga.js';
 
 export interface App {
@@ -415,6 +416,7 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     },
     logger,
   );
+  const webhooks = startWebhookWorker(db, env, logger);
 
   return {
     yoga,
@@ -431,6 +433,8 @@ export async function buildApp(env: Env, options: BuildOptions = {}): Promise<Ap
     stop: async () => {
       stopping = true;
       await jobs.stop();
+      // Deliveries in flight are cut and given back, for another instance or the next start.
+      await webhooks.stop();
       // /readyz answers 503 meanwhile, so a load balancer stops sending here first.
       if (env.SHUTDOWN_DELAY_MS > 0) await sleep(env.SHUTDOWN_DELAY_MS);
       // Live subscriptions complete (SSE responses end; clients resume with afterSeq).

@@ -31,6 +31,8 @@ import { assertThreadId } from '../ids.js';
 import { copyItems } from '../items/item.store.js';
 import type { Connection, ConnectionArgs } from '../pagination.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
+import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
+import { threadEvent } from '../webhooks/webhook-events.js';
 import { insertNewThread, lastSeqOf, newThreadRow } from './thread.service.js';
 import { selectThreadShared, setItemCount, type ThreadRecord } from './thread.store.js';
 import { listThreads } from './thread-list.service.js';
@@ -115,11 +117,13 @@ export async function forkThread(ctx: ServiceContext, input: ForkThreadInput): P
       // Sums kept on the thread row over its items (itemCount; usage totals) are set here.
       const thread = await setItemCount(tx, tenantId, row.id, itemsCopied);
       if (!thread) throw threadNotFound(row.id);
+      await recordWebhookEvent(tx, threadEvent('THREAD_CREATED', thread, now));
       return { thread, itemsCopied, compactionsCopied };
     },
     { timeoutMs: FORK_TRANSACTION_TIMEOUT_MS },
   );
   publishThreadEvent(ctx.events, tenantId, 'CREATED', result.thread, now);
+  wakeWebhookWorkers();
   return result;
 }
 

@@ -3,7 +3,7 @@
  * Rules from contract.graphql (Thread, ThreadFilter, ThreadOrderBy, the thread mutations).
  */
 import { randomUUID } from 'node:crypto';
-import { deleteCompactionRows } from '../compaction/compaction.store.js';
+import { countCompactionsByThread, deleteCompactionRows } from '../compaction/compaction.store.js';
 import type { ServiceContext } from '../context.js';
 import type { Database } from '../db/client.js';
 import { dialectOf } from '../db/dialect.js';
@@ -28,6 +28,8 @@ import {
 } from '../json.js';
 import { type EventBus, publishThreadEvent } from '../pubsub/bus.js';
 import { threadKey } from '../pubsub/topics.js';
+import { recordWebhookEvent, wakeWebhookWorkers } from '../webhooks/webhook.service.js';
+import { threadEvent } from '../webhooks/webhook-events.js';
 import {
   deleteExpiredThreadRows,
   deleteThreadRow,
@@ -240,8 +242,13 @@ export async function createThread(
 ): Promise<ThreadRecord> {
   const now = new Date();
   const row = newThreadRow(ctx, input, now);
-  const thread = await transaction(ctx.db, (tx) => insertNewThread(tx, row));
+  const thread = await transaction(ctx.db, async (tx) => {
+    const created = await insertNewThread(tx, row);
+    await recordWebhookEvent(tx, threadEvent('THREAD_CREATED', created, now));
+    return created;
+  });
   publishThreadEvent(ctx.events, ctx.tenantId, 'CREATED', thread, now);
+  wakeWebhookWorkers();
   return thread;
 }
 
@@ -273,7 +280,8 @@ export interface UpdateThreadInput {
 /**
  * Changes only the keys present in `input` (`name: null` clears the name, `expiresAt: null`
  * keeps the thread until it is deleted); agentId never changes. Bumps updatedAt. An expired
- * thread is NOT_FOUND: expiry cannot be undone.
+ * thread is NOT_FOUND: expiry cannot be undone. One transaction with the THREAD_UPDATED
+ * webhook event.
  * @throws NotFoundError, BadUserInputError (null archived or metadata, metadata not an object,
  *   expiresAt not in the future)
  */
@@ -305,9 +313,14 @@ export async function updateThread(
     if (input.expiresAt !== null) checkExpiresAt(input.expiresAt, now);
     changes.expiresAt = input.expiresAt;
   }
-  const thread = await updateThreadRow(ctx.db.prisma, ctx.tenantId, input.id, changes);
-  if (!thread) throw threadNotFound(input.id);
+  const thread = await transaction(ctx.db, async (tx) => {
+    const updated = await updateThreadRow(tx, ctx.tenantId, input.id, changes);
+    if (!updated) throw threadNotFound(input.id);
+    await recordWebhookEvent(tx, threadEvent('THREAD_UPDATED', updated, now));
+    return updated;
+  });
   publishThreadEvent(ctx.events, ctx.tenantId, 'UPDATED', thread, now);
+  wakeWebhookWorkers();
   return thread;
 }
 
@@ -336,10 +349,19 @@ export async function deleteThread(ctx: ServiceContext, id: string): Promise<Del
     const compactionsDeleted = await deleteCompactionRows(tx, tenantId, id);
     await deleteIdempotencyKeys(tx, tenantId, id);
     await deleteThreadRow(tx, tenantId, id);
-    await insertTombstone(tx, tenantId, threadIdHash(id), new Date());
+    const deletedAt = new Date();
+    await insertTombstone(tx, tenantId, threadIdHash(id), deletedAt);
+    await recordWebhookEvent(tx, {
+      tenantId,
+      threadId: id,
+      type: 'THREAD_DELETED',
+      at: deletedAt,
+      data: { thread: { id, agentId: thread.agentId }, itemsDeleted, compactionsDeleted },
+    });
     return { thread, itemsDeleted, compactionsDeleted };
   });
   publishThreadEvent(ctx.events, tenantId, 'DELETED', result.thread, new Date());
+  wakeWebhookWorkers();
   ctx.events.publish('thread-items', threadKey(tenantId, id), {
     kind: 'deleted',
     tenantId,
@@ -384,11 +406,30 @@ export async function sweepExpiredThreads(
     const batch = await transaction(db, async (tx) => {
       if (!(await takeTransactionLock(tx, lock))) return null;
       const threads = await selectExpiredThreads(tx, db.provider, now, batchSize);
+      if (threads.length === 0) return threads;
       const keys = threads.map((t) => ({ ...t, idHash: threadIdHash(t.id) }));
-      await deleteExpiredThreadRows(tx, keys, now, new Date());
+      const compactions = await countCompactionsByThread(tx, threads);
+      const deletedAt = new Date();
+      await deleteExpiredThreadRows(tx, keys, now, deletedAt);
+      // As deleteThread: THREAD_DELETED to the outbox in the deleting transaction.
+      for (const thread of threads) {
+        await recordWebhookEvent(tx, {
+          tenantId: thread.tenantId,
+          threadId: thread.id,
+          type: 'THREAD_DELETED',
+          at: deletedAt,
+          data: {
+            thread: { id: thread.id, agentId: thread.agentId },
+            itemsDeleted: thread.itemCount,
+            compactionsDeleted: compactions.get(`${thread.tenantId}/${thread.id}`) ?? 0,
+            expired: true,
+          },
+        });
+      }
       return threads;
     });
     if (batch === null) return deleted;
+    wakeWebhookWorkers();
     const at = new Date();
     for (const thread of batch) {
       publishThreadEvent(events, thread.tenantId, 'DELETED', thread, at);

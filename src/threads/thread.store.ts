@@ -243,6 +243,9 @@ export function addUsageSql(usage: UsageTotals | null | undefined): {
  * (missing or expired thread, `expectedNextSeq` given and different, or a usage total that
  * would pass MAX_USAGE_TOTAL). On PostgreSQL the UPDATE takes the row lock that serialises
  * appends to one thread. Raw: one UPDATE ... RETURNING, no query compilation (bench S1).
+ * @param probe a number-valued SQL expression returned with the row as `probe` (the append
+ *   asks how many webhooks want its event: webhook.store.ts, subscriberCount), so that a
+ *   question the write needs answered costs no statement of its own
  */
 export async function advanceNextSeq(
   tx: Executor,
@@ -252,15 +255,18 @@ export async function advanceNextSeq(
   now: Date,
   expectedNextSeq?: number | null,
   usage?: UsageTotals | null,
-): Promise<ThreadRecord | null> {
+  probe?: Prisma.Sql,
+): Promise<(ThreadRecord & { probe?: number }) | null> {
   const add = addUsageSql(usage);
-  const updated = await tx.$queryRaw<Thread[]>`
+  const updated = await tx.$queryRaw<(Thread & { probe?: number | bigint })[]>`
     UPDATE "Thread" SET "nextSeq" = "nextSeq" + ${count}, "itemCount" = "itemCount" + ${count}, "updatedAt" = ${now} ${add.set}
     WHERE "tenantId" = ${tenantId} AND "id" = ${threadId} AND ${notExpired(now)}
     ${expectedNextSeq != null ? Prisma.sql`AND "nextSeq" = ${expectedNextSeq}` : Prisma.empty}
     ${add.where}
-    RETURNING *`;
-  return updated[0] ? toThreadRecord(updated[0]) : null;
+    RETURNING *${probe ? Prisma.sql`, ${probe} AS "probe"` : Prisma.empty}`;
+  const row = updated[0];
+  if (!row) return null;
+  return probe ? { ...toThreadRecord(row), probe: Number(row.probe ?? 0) } : toThreadRecord(row);
 }
 
 /**

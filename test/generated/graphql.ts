@@ -310,6 +310,7 @@ export type ExpiryLookQuery = { thread: { id: string, expiresAt: string | null, 
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
    | null>, item:
     | { seq: number }
     | { seq: number }
@@ -711,6 +712,7 @@ export type TombstoneLookQueryVariables = Exact<{
 
 
 export type TombstoneLookQuery = { thread: { id: string, itemCount: number } | null, nodes: Array<
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }

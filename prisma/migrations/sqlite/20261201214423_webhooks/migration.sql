@@ -1,0 +1,36 @@
+-- CreateTable
+CREATE TABLE "Webhook" (
+    "tenantId" TEXT NOT NULL,
+    "id" TEXT NOT NULL,
+    "url" TEXT NOT NULL,
+    "events" TEXT NOT NULL,
+    "secret" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL,
+    "failingSince" DATETIME,
+
+    PRIMARY KEY ("tenantId", "id")
+);
+
+-- CreateTable
+CREATE TABLE "WebhookDelivery" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "tenantId" TEXT NOT NULL,
+    "webhookId" TEXT NOT NULL,
+    "threadId" TEXT NOT NULL,
+    "eventId" TEXT NOT NULL,
+    "type" TEXT NOT NULL,
+    "dataJson" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL,
+    "status" TEXT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "nextAttemptAt" DATETIME NOT NULL,
+    "leaseUntil" DATETIME,
+    "lastError" TEXT,
+    CONSTRAINT "WebhookDelivery_tenantId_webhookId_fkey" FOREIGN KEY ("tenantId", "webhookId") REFERENCES "Webhook" ("tenantId", "id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_status_nextAttemptAt_idx" ON "WebhookDelivery"("status", "nextAttemptAt");
+
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_tenantId_webhookId_threadId_id_idx" ON "WebhookDelivery"("tenantId", "webhookId", "threadId", "id");

@@ -1,0 +1,182 @@
+/**
+ * Delivery of the webhook outbox (contract part beyond: Webhook): a round claims due rows with
+ * a lease (webhook.store.ts, claimDeliveries: one at a time per webhook and thread, in order),
+ * POSTs each one, and records the outcome: a 2xx answer deletes the row and clears the
+ * webhook's failingSince; anything else (another status, a timeout, a refused address, a
+ * network error) counts a failure, sets failingSince if unset, and schedules a retry with
+ * exponential backoff and jitter until the retry window (24 hours by default) after the event
+ * has passed; then the row is DEAD and later events of the thread go on.
+ *
+ * The request: POST, `content-type: application/json`, the body
+ * {"id","type","tenantId","threadId","at","data"} (the same bytes on every attempt), and
+ * `threadstore-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the
+ * secret>`. Redirects are not followed (a 3xx is a failure). The connection goes to the
+ * address checked by address-check.ts, never to a second DNS answer.
+ */
+import { createHmac } from 'node:crypto';
+import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Database } from '../db/client.js';
+import { resolveDeliveryAddress } from './address-check.js';
+import {
+  claimDeliveries,
+  type DeliveryRecord,
+  markDelivered,
+  markFailed,
+  releaseDelivery,
+  selectWebhooksByKey,
+  type WebhookRecord,
+} from './webhook.store.js';
+
+/** How deliveries are made and retried (env.ts: WEBHOOK_*). Times in ms. */
+export interface DeliverySettings {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  retryForMs: number;
+  /** Rows one round claims at most. */
+  batchSize: number;
+}
+
+/** How long a claim outlasts the delivery timeout: time to record the outcome. */
+const LEASE_MARGIN_MS = 5_000;
+
+/** The body of a delivery: the same text on every attempt. */
+export function deliveryBody(d: DeliveryRecord): string {
+  // dataJson is inserted as is: it is JSON text written by the outbox writers.
+  return `{"id":${JSON.stringify(d.eventId)},"type":${JSON.stringify(d.type)},"tenantId":${JSON.stringify(d.tenantId)},"threadId":${JSON.stringify(d.threadId)},"at":${JSON.stringify(d.createdAt.toISOString())},"data":${d.dataJson}}`;
+}
+
+/**
+ * The threadstore-signature header value for `body` at `timestamp` (unix seconds):
+ * `t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<body>" keyed with the secret>`.
+ */
+export function signatureHeader(secret: string, timestamp: number, body: string): string {
+  const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex');
+  return `t=${timestamp},v1=${mac}`;
+}
+
+/**
+ * The wait before the next attempt after `failures` failed ones: retryBaseMs doubled per
+ * failure, at most retryMaxMs, then "equal jitter" (half of it fixed, half random), so
+ * receivers coming back are not hit by every instance at once.
+ */
+export function backoffMs(
+  failures: number,
+  s: Pick<DeliverySettings, 'retryBaseMs' | 'retryMaxMs'>,
+) {
+  const exp = Math.min(s.retryMaxMs, s.retryBaseMs * 2 ** Math.min(Math.max(failures - 1, 0), 40));
+  return Math.round(exp / 2 + (Math.random() * exp) / 2);
+}
+
+/** The outcome of one POST: delivered, or why not. */
+type Outcome = { ok: true } | { ok: false; error: string };
+
+/**
+ * POSTs `body` to `webhook.url` through the checked address, within timeoutMs.
+ * Never throws: failures are outcomes.
+ */
+async function post(
+  webhook: WebhookRecord,
+  body: string,
+  s: DeliverySettings,
+  signal: AbortSignal,
+): Promise<Outcome> {
+  let url: URL;
+  let address: Awaited<ReturnType<typeof resolveDeliveryAddress>>;
+  try {
+    url = new URL(webhook.url);
+    address = await resolveDeliveryAddress(url.hostname, s.allowPrivate);
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  // Connect to the address checked above whatever the name resolves to by now.
+  const lookup: LookupFunction = (_host, options, callback) => {
+    if (options.all) callback(null, [{ address: address.address, family: address.family }]);
+    else callback(null, address.address, address.family);
+  };
+  const options: RequestOptions = {
+    method: 'POST',
+    lookup,
+    timeout: s.timeoutMs,
+    signal,
+    headers: {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      'user-agent': 'threadstore-webhooks/1',
+      'threadstore-signature': signatureHeader(webhook.secret, Math.floor(Date.now() / 1000), body),
+    },
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<Outcome>((resolve) => {
+    const timer = setTimeout(() => {
+      req.destroy(new Error(`no answer within ${s.timeoutMs} ms`));
+    }, s.timeoutMs);
+    const done = (outcome: Outcome) => {
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    const req = send(url, options, (res) => {
+      res.resume(); // the answer's body is not read
+      const status = res.statusCode ?? 0;
+      res.on('end', () =>
+        done(status >= 200 && status < 300 ? { ok: true } : { ok: false, error: `HTTP ${status}` }),
+      );
+      res.on('error', (error) => done({ ok: false, error: error.message }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${s.timeoutMs} ms`)));
+    req.on('error', (error) => done({ ok: false, error: error.message }));
+    req.end(body);
+  });
+}
+
+/**
+ * One round: claims up to batchSize due rows (lease: timeoutMs plus 5 s, the longest a
+ * delivery and its bookkeeping take, so a row whose worker died is claimed again after that), delivers them concurrently (they are of distinct
+ * webhook-thread pairs) and records each outcome. On `signal` (the server stops) the requests
+ * in flight are cut and their rows given back unattempted.
+ * @returns how many rows were claimed (0: nothing due)
+ */
+export async function deliverDue(
+  db: Database,
+  s: DeliverySettings,
+  signal: AbortSignal,
+  log: (error: unknown, message: string) => void,
+): Promise<number> {
+  const now = new Date();
+  const claimed = await claimDeliveries(db, now, s.timeoutMs + LEASE_MARGIN_MS, s.batchSize);
+  if (claimed.length === 0) return 0;
+  const webhooks = await selectWebhooksByKey(
+    db.prisma,
+    claimed.map((d) => ({ tenantId: d.tenantId, id: d.webhookId })),
+  );
+  const byKey = new Map(webhooks.map((w) => [`${w.tenantId}\n${w.id}`, w]));
+  await Promise.all(
+    claimed.map(async (d) => {
+      try {
+        const webhook = byKey.get(`${d.tenantId}\n${d.webhookId}`);
+        if (!webhook) return; // deleted meanwhile: its rows went with it
+        const outcome = await post(webhook, deliveryBody(d), s, signal);
+        if (signal.aborted) {
+          await releaseDelivery(db, d.id);
+          return;
+        }
+        const at = new Date();
+        if (outcome.ok) {
+          await markDelivered(db, d);
+          return;
+        }
+        const next = new Date(at.getTime() + backoffMs(d.attempts + 1, s));
+        const giveUp = next.getTime() > d.createdAt.getTime() + s.retryForMs;
+        await markFailed(db, d, at, giveUp ? null : next, outcome.error);
+        if (giveUp)
+          log(null, `webhook ${d.webhookId}: gave up event ${d.eventId} (${outcome.error})`);
+      } catch (error) {
+        log(error, `webhook ${d.webhookId}: recording delivery of event ${d.eventId} failed`);
+      }
+    }),
+  );
+  return claimed.length;
+}
