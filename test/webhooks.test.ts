@@ -10,6 +10,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transaction } from '../src/db/transaction.js';
+import { sweepExpiredThreads } from '../src/threads/thread.service.js';
 import { isPrivateAddress, resolveDeliveryAddress } from '../src/webhooks/address-check.js';
 import { recordWebhookEvent } from '../src/webhooks/webhook.service.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
@@ -478,6 +479,44 @@ describe('delivery', () => {
       count: imported.importTranscript.itemsImported,
     });
     await a.execute(DELETE, { id });
+  });
+});
+
+describe('forks and expiry', () => {
+  it('a fork is THREAD_CREATED of the fork; an expiry sweep is THREAD_DELETED (expired: true)', async () => {
+    await hook(a, '/lineage', ['THREAD_CREATED', 'THREAD_DELETED']);
+    const source = await newThread(a);
+    await appendTo(a, source, ['one', 'two', 'three']);
+    const fork = `wh-fork-${process.pid}-${++n}`;
+    await a.execute(
+      'mutation($input: ForkThreadInput!) { forkThread(input: $input) { thread { id } } }',
+      { input: { threadId: source, atSeq: 1, id: fork } },
+    );
+    const expiring = `wh-exp-${process.pid}-${++n}`;
+    await a.execute(
+      'mutation($id: ID!, $at: DateTime!) { createThread(input: { id: $id, agentId: "a", expiresAt: $at }) { thread { id } } }',
+      { id: expiring, at: new Date(Date.now() + 300).toISOString() },
+    );
+    await appendTo(a, expiring, ['soon gone']);
+    await sleep(350);
+    expect(await sweepExpiredThreads(t.app.db, t.app.events)).toBeGreaterThanOrEqual(1);
+    const of = (id: string) => at('/lineage').filter((r) => r.event.threadId === id);
+    await receiver.until(() => of(fork).length >= 1 && of(expiring).length >= 2);
+    expect(of(fork).map((r) => r.event.type)).toEqual(['THREAD_CREATED']);
+    expect(of(fork)[0]!.event.data.thread).toMatchObject({
+      id: fork,
+      lastSeq: 1,
+      itemCount: 2,
+      forkedFrom: { threadId: source, seq: 1 },
+    });
+    expect(of(expiring).map((r) => r.event.type)).toEqual(['THREAD_CREATED', 'THREAD_DELETED']);
+    expect(of(expiring)[1]!.event.data).toEqual({
+      thread: { id: expiring, agentId: 'a' },
+      itemsDeleted: 1,
+      compactionsDeleted: 0,
+      expired: true,
+    });
+    for (const w of (await a.execute(LIST)).webhooks) await a.execute(DELETE, { id: w.id });
   });
 });
 

@@ -44,6 +44,11 @@ export function threadData(thread: ThreadRecord): Record<string, unknown> {
       updatedAt: thread.updatedAt.toISOString(),
       lastSeq: thread.nextSeq > 0 ? thread.nextSeq - 1 : null,
       itemCount: thread.itemCount,
+      expiresAt: thread.expiresAt?.toISOString() ?? null,
+      forkedFrom:
+        thread.forkedFromId == null
+          ? null
+          : { threadId: thread.forkedFromId, seq: thread.forkedFromSeq },
     },
   };
 }
