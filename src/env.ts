@@ -197,10 +197,12 @@ const envSchema = z.object({
     .default(32 * 1024 * 1024)
     .describe('a size in bytes above 0: the largest JSON response (or subscription event)'),
   IDEMPOTENCY_KEY_TTL_HOURS: integer(24).default(24).describe('a number of hours, at least 24'),
-  RETENTION_DAYS: integer(1)
+  // At most 100 years: an expiry past year 9999 cannot be stored (and as text on SQLite it
+  // would sort before today's dates, so the thread would read as expired at once).
+  RETENTION_DAYS: integer(1, 36_500)
     .optional()
     .describe(
-      'a number of days above 0 after which new threads expire (unset: threads are kept until deleted)',
+      'a number of days from 1 to 36500 after which new threads expire (unset: threads are kept until deleted)',
     ),
   EXPIRY_SWEEP_INTERVAL_MS: integer(10)
     .default(60_000)

@@ -400,6 +400,9 @@ describe('the expiry job', () => {
   it('RETENTION_DAYS and EXPIRY_SWEEP_INTERVAL_MS are checked at start-up', () => {
     expect(() => parseEnv({ RETENTION_DAYS: '0' })).toThrow(ConfigError);
     expect(() => parseEnv({ RETENTION_DAYS: 'a week' })).toThrow(/RETENTION_DAYS/);
+    // Past year 9999 an expiry cannot be stored (reviewer: 3,000,000 days hid every new thread).
+    expect(() => parseEnv({ RETENTION_DAYS: '3000000' })).toThrow(/RETENTION_DAYS/);
+    expect(parseEnv({ RETENTION_DAYS: '36500' }).RETENTION_DAYS).toBe(36_500);
     expect(() => parseEnv({ EXPIRY_SWEEP_INTERVAL_MS: '1' })).toThrow(/EXPIRY_SWEEP_INTERVAL_MS/);
     expect(parseEnv({}).RETENTION_DAYS).toBeUndefined();
   });

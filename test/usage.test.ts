@@ -276,6 +276,27 @@ describe('Thread.usage', () => {
     expect(await usageOf(`${id}-restored`)).toEqual(await usageOf(id));
   });
 
+  it('refuses a restore whose usage would add up past 2^53-1, writing nothing', async () => {
+    const id = await createThread(t);
+    await append(t, id, [withUsage({ inputTokens: 123_456, outputTokens: 654_321 })]);
+    const dump = JSON.stringify((await t.execute(USAGE_TRANSCRIPT, { id })).thread?.transcript);
+    // Each count is a SafeInt, their sum (the message's total) is not.
+    const text = dump.replace(/123456/g, '9007199254740991').replace(/654321/g, '9007199254740991');
+    expect(text).not.toBe(dump);
+    const huge = JSON.parse(text);
+    const refused = await t.expectError(USAGE_IMPORT, {
+      input: {
+        agentId: 'agent-1',
+        format: 'THREADSTORE_JSONL',
+        transcript: huge,
+        threadId: `${id}-huge`,
+      },
+    });
+    expect(refused.code).toBe('BAD_USER_INPUT');
+    expect(refused.message).toMatch(/2\^53-1/);
+    expect(await usageOf(`${id}-huge`)).toBeUndefined();
+  });
+
   it('refuses token counts that are not whole numbers from 0 up', async () => {
     const id = await createThread(t);
     const error = await t.expectError(USAGE_APPEND, {

@@ -23,6 +23,7 @@ import { ITEM_KINDS, ITEM_STATUSES, type ItemStatus } from '../items/item-types.
 import { isJsonObject, type JsonValue, jsonHash } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
 import { defaultExpiresAt, insertNewThread, newThreadRow } from '../threads/thread.service.js';
+import { MAX_USAGE_TOTAL } from '../threads/thread.store.js';
 import { linesOf } from '../transcripts/claude-code.js';
 import {
   type CompactionLine,
@@ -251,6 +252,16 @@ export async function restoreDump(
   const lineOf = (i: number) => i + 2;
   const prepared = items.map((item, i) => prepareDumpedItem(ctx, item, lineOf(i)));
   const records = compactionRows(ctx, dump, lineOf);
+  const usage = usageOfItems(prepared);
+  // As appends (reserveSeqs): a total past 2^53-1 could not be read back as a SafeInt.
+  for (const total of ['inputTokens', 'outputTokens', 'totalTokens'] as const) {
+    if (usage[total] > MAX_USAGE_TOTAL) {
+      throw new BadUserInputError(
+        `transcript: the messages' usage adds up to more than 2^53-1 ${total}; a thread's usage totals must stay below it.`,
+        { field: 'transcript' },
+      );
+    }
+  }
   const row = newThreadRow(
     ctx,
     {
@@ -287,7 +298,7 @@ export async function restoreDump(
             archived: t.archived === true,
             nextSeq: t.nextSeq,
             itemCount: written.length,
-            usage: usageOfItems(prepared),
+            usage,
             updatedAt: new Date(t.updatedAt),
             forkedFromId: t.forkedFrom?.threadId ?? null,
             forkedFromSeq: t.forkedFrom?.seq ?? null,
