@@ -291,6 +291,29 @@ describe('an expired thread, before the job runs', () => {
     }
   });
 
+  it('ends a follow opened before it expired when its time comes, before any sweep', async () => {
+    const at = new Date(Date.now() + 600).toISOString();
+    const created = await t.execute(EXPIRY_CREATE, { input: { agentId: 'exp', expiresAt: at } });
+    const id = created.createThread.thread.id;
+    await append(t, id, [message('before expiry')]);
+    const client = wsClient(port);
+    try {
+      const seen: unknown[] = [];
+      const followed = follow(client, id, -1, (item) => seen.push(item));
+      const ended = await Promise.race([
+        followed.done.then(
+          () => 'completed',
+          () => 'failed',
+        ),
+        new Promise((r) => setTimeout(() => r('still open'), 5_000)),
+      ]);
+      expect(ended).toBe('completed');
+      expect(seen).toHaveLength(1);
+    } finally {
+      await client.dispose();
+    }
+  });
+
   it('vanishes when its time comes, without anything written', async () => {
     const at = new Date(Date.now() + 400).toISOString();
     const created = await t.execute(EXPIRY_CREATE, { input: { agentId: 'exp', expiresAt: at } });

@@ -100,6 +100,9 @@ function recordsOf(
   return records;
 }
 
+/** The longest delay setTimeout takes (about 24.8 days); a later expiry re-arms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /**
  * Reads stored items with lower < seq <= upper in seq order, a page at a time. A page is held
  * until the follower has taken it, so its size follows the items seen: about
@@ -132,7 +135,7 @@ async function* readRange(
 /**
  * The items of one thread in seq order: with `afterSeq`, every stored item with seq > afterSeq
  * first (-1 replays from the first item), then live ones; without it, live ones only. Ends
- * when the thread is deleted.
+ * when the thread is deleted, or when it expires (its expiresAt passes).
  * @throws NotFoundError when the thread does not exist
  * @throws FollowerTooSlowError (from the stream) when more than limits.followerBufferEvents
  *   events, or limits.followerBufferBytes bytes of them, wait unread
@@ -162,6 +165,24 @@ export async function followThreadItems(
     throw threadNotFound(threadId);
   }
   const start = thread;
+
+  // An expired thread is gone at once (contract: Thread.expiresAt), so its stream ends at that
+  // time, as on a delete, not when the expiry job deletes it later. The timer re-reads the
+  // thread: a later expiresAt (updateThread) re-arms it; a failed read retries in a second.
+  let expiryTimer: NodeJS.Timeout | undefined;
+  let ended = false;
+  const watchExpiry = (expiresAt: Date | null, retryMs?: number) => {
+    if (expiresAt == null || ended) return;
+    const delay = retryMs ?? Math.min(MAX_TIMER_MS, Math.max(0, expiresAt.getTime() - Date.now()));
+    expiryTimer = setTimeout(() => {
+      findThread(ctx, threadId).then(
+        (current) => (current ? watchExpiry(current.expiresAt) : queue.close()),
+        () => watchExpiry(expiresAt, 1_000),
+      );
+    }, delay);
+    expiryTimer.unref();
+  };
+  watchExpiry(start.expiresAt);
 
   async function* follow(): AsyncGenerator<ItemRecord> {
     // An afterSeq at or past the end replays nothing and live items follow from the end.
@@ -200,6 +221,8 @@ export async function followThreadItems(
     try {
       yield* follow();
     } finally {
+      ended = true;
+      clearTimeout(expiryTimer);
       queue.close();
     }
   }
