@@ -399,6 +399,23 @@ describe('the expiry job', () => {
     expect(await sweepExpiredThreads(t.app.db, t.app.events)).toBe(0);
   });
 
+  it('bounds a batch by items too (whole threads), and goes on until none is left', async () => {
+    const long = [];
+    for (let i = 0; i < 3; i++) {
+      const id = await createThread(t, { agentId: 'long' });
+      await append(t, id, [message('a'), message('b'), message('c')]);
+      await expire(t, id);
+      long.push(id);
+    }
+    const [due] = await t.app.db.prisma.$queryRaw<{ n: number | bigint }[]>`
+      SELECT COUNT(*) AS n FROM "Thread" WHERE "expiresAt" <= ${new Date()}`;
+    // 4 items a batch: one 3-item thread each (a thread is never split), three transactions.
+    const deleted = await sweepExpiredThreads(t.app.db, t.app.events, { batchItems: 4 });
+    expect(deleted).toBe(Number(due?.n));
+    for (const id of long) expect([id, await rows(t, 'Thread', id)]).toEqual([id, 0]);
+    expect(await rows(t, 'Item', long[0]!)).toBe(0);
+  });
+
   it('RETENTION_DAYS sets expiresAt of new threads; null and explicit times win; update to null keeps it', async () => {
     const made = await j.execute(EXPIRY_CREATE, { input: { agentId: 'ret' } });
     const { createdAt, expiresAt, id } = made.createThread.thread;

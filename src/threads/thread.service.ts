@@ -377,12 +377,22 @@ export async function deleteThread(ctx: ServiceContext, id: string): Promise<Del
 /** Threads one sweep transaction deletes at most. */
 export const EXPIRY_BATCH_SIZE = 500;
 
+/**
+ * Items one sweep transaction deletes at most (but always one whole thread): a batch of long
+ * threads would otherwise outlast the transaction's time limit, roll back and be retried
+ * forever. The sweep's transactions get an import's time limit (SWEEP_TRANSACTION_TIMEOUT_MS).
+ */
+export const EXPIRY_BATCH_ITEMS = 50_000;
+
+/** ms a sweep transaction may take (as an import's; on SQLite it then runs alone). */
+const SWEEP_TRANSACTION_TIMEOUT_MS = 120_000;
+
 /** The PostgreSQL advisory lock key of the expiry sweep ("tsexpi" in ASCII, as hex digits). */
 export const EXPIRY_LOCK_KEY = 0x7473_6578_7069;
 
 /**
  * The expiry job: deletes the threads of every tenant whose expiresAt has passed, in
- * transactions of up to `batchSize` threads, until none is left. Each transaction deletes the
+ * transactions of up to `batchSize` threads and EXPIRY_BATCH_ITEMS items, until none is left. Each transaction deletes the
  * threads with their items, compaction records and keys (cascading) and writes their
  * tombstones (so a late append is NOT_FOUND and the id is never used again); the DELETED
  * events are published after it commits, and live followers of those threads are ended.
@@ -390,48 +400,68 @@ export const EXPIRY_LOCK_KEY = 0x7473_6578_7069;
  * and the sweep stops when another instance holds it. On SQLite the write transaction is the
  * lock; processes sharing the file delete idempotently.
  * @param options.now the time expiry is judged at (tests); options.batchSize threads per
- *   transaction; options.stopping ends the sweep between batches when it returns true
+ *   transaction; options.batchItems items per transaction; options.stopping ends the sweep between batches when it returns true
  * @returns how many threads were deleted
  */
 export async function sweepExpiredThreads(
   db: Database,
   events: EventBus,
-  options: { now?: () => Date; batchSize?: number; stopping?: () => boolean } = {},
+  options: {
+    now?: () => Date;
+    batchSize?: number;
+    batchItems?: number;
+    stopping?: () => boolean;
+  } = {},
 ): Promise<number> {
   const batchSize = options.batchSize ?? EXPIRY_BATCH_SIZE;
+  const batchItems = options.batchItems ?? EXPIRY_BATCH_ITEMS;
   const lock = dialectOf(db.provider).tryTransactionLock(EXPIRY_LOCK_KEY);
   let deleted = 0;
   for (;;) {
     const now = options.now?.() ?? new Date();
-    const batch = await transaction(db, async (tx) => {
-      if (!(await takeTransactionLock(tx, lock))) return null;
-      const threads = await selectExpiredThreads(tx, db.provider, now, batchSize);
-      if (threads.length === 0) return threads;
-      const keys = threads.map((t) => ({ ...t, idHash: threadIdHash(t.id) }));
-      const compactions = await countCompactionsByThread(tx, threads);
-      const deletedAt = new Date();
-      await deleteExpiredThreadRows(tx, keys, now, deletedAt);
-      // As deleteThread: THREAD_DELETED to the outbox in the deleting transaction.
-      for (const thread of threads) {
-        await recordWebhookEvent(tx, {
-          tenantId: thread.tenantId,
-          threadId: thread.id,
-          type: 'THREAD_DELETED',
-          at: deletedAt,
-          data: {
-            thread: { id: thread.id, agentId: thread.agentId },
-            itemsDeleted: thread.itemCount,
-            compactionsDeleted: compactions.get(`${thread.tenantId}/${thread.id}`) ?? 0,
-            expired: true,
-          },
-        });
-      }
-      return threads;
-    });
+    const batch = await transaction(
+      db,
+      async (tx) => {
+        if (!(await takeTransactionLock(tx, lock))) return null;
+        const selected = await selectExpiredThreads(tx, db.provider, now, batchSize);
+        // Whole threads up to EXPIRY_BATCH_ITEMS items (the first one whatever its size); the
+        // rest are the next batch's.
+        const threads: ThreadRecord[] = [];
+        let items = 0;
+        for (const thread of selected) {
+          items += thread.itemCount;
+          if (threads.length > 0 && items > batchItems) break;
+          threads.push(thread);
+        }
+        const more = selected.length === batchSize || threads.length < selected.length;
+        if (threads.length === 0) return { threads, more };
+        const keys = threads.map((t) => ({ ...t, idHash: threadIdHash(t.id) }));
+        const compactions = await countCompactionsByThread(tx, threads);
+        const deletedAt = new Date();
+        await deleteExpiredThreadRows(tx, keys, now, deletedAt);
+        // As deleteThread: THREAD_DELETED to the outbox in the deleting transaction.
+        for (const thread of threads) {
+          await recordWebhookEvent(tx, {
+            tenantId: thread.tenantId,
+            threadId: thread.id,
+            type: 'THREAD_DELETED',
+            at: deletedAt,
+            data: {
+              thread: { id: thread.id, agentId: thread.agentId },
+              itemsDeleted: thread.itemCount,
+              compactionsDeleted: compactions.get(`${thread.tenantId}/${thread.id}`) ?? 0,
+              expired: true,
+            },
+          });
+        }
+        return { threads, more };
+      },
+      { timeoutMs: SWEEP_TRANSACTION_TIMEOUT_MS },
+    );
     if (batch === null) return deleted;
     wakeWebhookWorkers();
     const at = new Date();
-    for (const thread of batch) {
+    for (const thread of batch.threads) {
       publishThreadEvent(events, thread.tenantId, 'DELETED', thread, at);
       events.publish('thread-items', threadKey(thread.tenantId, thread.id), {
         kind: 'deleted',
@@ -439,7 +469,7 @@ export async function sweepExpiredThreads(
         threadId: thread.id,
       });
     }
-    deleted += batch.length;
-    if (batch.length < batchSize || options.stopping?.()) return deleted;
+    deleted += batch.threads.length;
+    if (!batch.more || options.stopping?.()) return deleted;
   }
 }
