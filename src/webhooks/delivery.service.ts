@@ -89,16 +89,21 @@ async function post(
   s: DeliverySettings,
   stop: AbortSignal,
 ): Promise<Outcome> {
-  const deadline = new AbortController();
+  // One signal for the attempt: the deadline or the server stopping. (Not AbortSignal.any,
+  // which keeps a reference per call on the long-lived stop signal in Node 20.)
+  const cut = new AbortController();
   const timer = setTimeout(
-    () => deadline.abort(new Error(`no answer within ${s.timeoutMs} ms`)),
+    () => cut.abort(new Error(`no answer within ${s.timeoutMs} ms`)),
     s.timeoutMs,
   );
-  const signal = AbortSignal.any([stop, deadline.signal]);
+  const onStop = () => cut.abort(new Error('the server is stopping'));
+  if (stop.aborted) onStop();
+  else stop.addEventListener('abort', onStop, { once: true });
   try {
-    return await attempt(webhook, body, s.allowPrivate, signal);
+    return await attempt(webhook, body, s.allowPrivate, cut.signal);
   } finally {
     clearTimeout(timer);
+    stop.removeEventListener('abort', onStop);
   }
 }
 
