@@ -13,6 +13,12 @@ import { transaction } from '../src/db/transaction.js';
 import { sweepExpiredThreads } from '../src/threads/thread.service.js';
 import { isPrivateAddress, resolveDeliveryAddress } from '../src/webhooks/address-check.js';
 import { recordWebhookEvent } from '../src/webhooks/webhook.service.js';
+import {
+  claimDeliveries,
+  markDelivered,
+  markFailed,
+  releaseDelivery,
+} from '../src/webhooks/webhook.store.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import type { GraphQLClient } from './testkit/graphql.js';
 import { startServer } from './testkit/process.js';
@@ -145,11 +151,32 @@ describe('managing webhooks', () => {
     expect((await b.expectError(DELETE, { id: mine.id })).code).toBe('NOT_FOUND');
     const node = await b.execute('query($id: ID!) { node(id: $id) { id } }', { id: mine.id });
     expect(node.node).toBeNull();
-    // B's changes never reach A's webhook; A's own do.
-    await newThread(b);
+    // B's changes never reach A's webhook; A's own do. Both tenants' events are waited for
+    // until the outbox holds none of their rows (every delivery that would happen has), so a
+    // B event sent to A's URL after A's own could not go unseen.
+    const theirs = await hook(b, '/tenant-b');
+    const other = await newThread(b);
     const own = await newThread(a);
-    await receiver.until(() => at('/tenant-a').some((r) => r.event.threadId === own));
+    await receiver.until(
+      () =>
+        at('/tenant-a').some((r) => r.event.threadId === own) &&
+        at('/tenant-b').some((r) => r.event.threadId === other),
+    );
+    const keys = [mine.id, theirs.id].map((id) => id.slice('webhook:'.length));
+    const deadline = Date.now() + 10_000;
+    while (
+      (await t.app.db.prisma.webhookDelivery.count({ where: { webhookId: { in: keys } } })) > 0
+    ) {
+      if (Date.now() > deadline) throw new Error('the outbox of both webhooks did not drain');
+      await sleep(20);
+    }
+    await sleep(200); // a POST whose row was just deleted has arrived by now
+    expect(at('/tenant-a').length).toBeGreaterThan(0);
     expect(at('/tenant-a').every((r) => r.event.tenantId === 'hooks-a')).toBe(true);
+    expect(at('/tenant-a').some((r) => r.event.threadId === other)).toBe(false);
+    expect(at('/tenant-b').every((r) => r.event.tenantId === 'hooks-b')).toBe(true);
+    expect(at('/tenant-b').some((r) => r.event.threadId === own)).toBe(false);
+    await b.execute(DELETE, { id: theirs.id });
     await a.execute(DELETE, { id: mine.id });
   });
 
@@ -551,6 +578,127 @@ describe('restores', () => {
       ],
     );
     await a.execute(DELETE, { id });
+  });
+});
+
+describe('reviewed faults', () => {
+  it('outbox ids past 2^31 still write and deliver (PostgreSQL: BIGSERIAL)', async () => {
+    const hooked = await hook(a, '/big-ids', ['ITEMS_APPENDED']);
+    const thread = await newThread(a);
+    // Move the id counter to just below 2^31 - 1, the end of a 32-bit SERIAL.
+    if (t.provider === 'postgresql') {
+      await t.app.db.prisma.$queryRawUnsafe(
+        `SELECT setval('"WebhookDelivery_id_seq"', 2147483646)::text AS v`,
+      );
+    } else {
+      const moved = await t.app.db.prisma.$executeRawUnsafe(
+        `UPDATE sqlite_sequence SET seq = 2147483646 WHERE name = 'WebhookDelivery'`,
+      );
+      if (moved === 0) {
+        await t.app.db.prisma.$executeRawUnsafe(
+          `INSERT INTO sqlite_sequence (name, seq) VALUES ('WebhookDelivery', 2147483646)`,
+        );
+      }
+    }
+    for (const text of ['one', 'two', 'three']) await appendTo(a, thread, [text]);
+    await receiver.until(
+      () => at('/big-ids').filter((r) => r.event.threadId === thread).length >= 3,
+    );
+    expect(
+      at('/big-ids')
+        .filter((r) => r.event.threadId === thread)
+        .map((r) => r.event.data.firstSeq),
+    ).toEqual([0, 1, 2]);
+    await a.execute(DELETE, { id: hooked.id });
+  });
+
+  it('a receiver that does not answer does not hold back another webhook', async () => {
+    const slow = await hook(a, '/slow', ['THREAD_CREATED']);
+    const fast = await hook(b, '/fast', ['THREAD_CREATED']);
+    receiver.respond = (r) => (r.path === '/slow' ? 'hang' : 200);
+    try {
+      // Eight threads: more than the slow webhook may have in flight (5).
+      for (let i = 0; i < 8; i++) await newThread(a);
+      await receiver.until(() => at('/slow').length >= 5, 5_000);
+      const hangingSince = Date.now();
+      const thread = await newThread(b);
+      // WEBHOOK_TIMEOUT_MS is 2000: the slow POSTs are still hanging while this one arrives.
+      await receiver.until(() => at('/fast').some((r) => r.event.threadId === thread), 1_000);
+      expect(Date.now() - hangingSince).toBeLessThan(2_000);
+      // At most 5 rows of one webhook in flight: the other 3 wait.
+      expect(at('/slow').length).toBe(5);
+    } finally {
+      await a.execute(DELETE, { id: slow.id });
+      await b.execute(DELETE, { id: fast.id });
+      receiver.respond = () => 200;
+    }
+  });
+
+  it('keeps to 20 webhooks per tenant under 30 concurrent creates', async () => {
+    const capped = t.as(await bearer('hooks-cap'));
+    const input = { url: `${receiver.url}/cap`, events: ['THREAD_DELETED'] };
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => capped.request(CREATE, { input })),
+    );
+    const created = results.filter((r) => !r.errors);
+    const refused = results.filter((r) => r.errors);
+    expect(created).toHaveLength(20);
+    expect(refused).toHaveLength(10);
+    for (const r of refused) {
+      expect(r.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(r.errors?.[0]?.message).toMatch(/at most 20 webhooks/);
+    }
+    const listed = (await capped.execute(LIST)).webhooks as { id: string }[];
+    expect(listed).toHaveLength(20);
+    for (const w of listed) await capped.execute(DELETE, { id: w.id });
+  });
+
+  it('records an outcome only under the lease that claimed the row', async () => {
+    const hooked = await hook(a, '/lease', ['THREAD_DELETED']);
+    const webhookId = hooked.id.slice('webhook:'.length);
+    const db = t.app.db;
+    // A row not due for an hour, so the app's worker leaves it alone.
+    const later = new Date(Date.now() + 3_600_000);
+    const row = await db.prisma.webhookDelivery.create({
+      data: {
+        tenantId: 'hooks-a',
+        webhookId,
+        threadId: 'lease-thread',
+        eventId: 'lease-event',
+        type: 'THREAD_DELETED',
+        dataJson: '{}',
+        createdAt: new Date(),
+        status: 'PENDING',
+        nextAttemptAt: later,
+      },
+    });
+    const id = Number(row.id);
+    // Claims "in an hour": other rows due then are given back at once.
+    const claimAt = async (now: Date) => {
+      const claimed = await claimDeliveries(db, now, 1_000, 50, 5);
+      for (const d of claimed) if (d.id !== id) await releaseDelivery(db, d);
+      const mine = claimed.find((d) => d.id === id);
+      if (!mine) throw new Error('the row was not claimed');
+      return mine;
+    };
+    const first = await claimAt(later);
+    // The first lease runs out; another worker claims the row again.
+    const second = await claimAt(new Date(later.getTime() + 2_000));
+    expect(second.leaseUntil.getTime()).toBeGreaterThan(first.leaseUntil.getTime());
+    // The first worker's late outcomes write nothing.
+    expect(await markDelivered(db, first)).toBe(false);
+    expect(await markFailed(db, first, new Date(), later, 'late')).toBe(false);
+    const kept = await db.prisma.webhookDelivery.findUnique({ where: { id: row.id } });
+    expect(kept?.attempts).toBe(0);
+    expect(kept?.status).toBe('PENDING');
+    await releaseDelivery(db, first); // not the holder: the lease stays
+    expect(
+      (await db.prisma.webhookDelivery.findUnique({ where: { id: row.id } }))?.leaseUntil,
+    ).not.toBeNull();
+    // The holder's outcome counts.
+    expect(await markDelivered(db, second)).toBe(true);
+    expect(await db.prisma.webhookDelivery.count({ where: { id: row.id } })).toBe(0);
+    await a.execute(DELETE, { id: hooked.id });
   });
 });
 

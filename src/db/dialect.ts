@@ -43,6 +43,13 @@ export interface Dialect {
    * pg_try_advisory_xact_lock. null on SQLite: its write transaction is the lock.
    */
   tryTransactionLock(key: number): Prisma.Sql | null;
+  /**
+   * A statement answering one row `{ locked: true }` once this transaction holds the lock
+   * named by the text `name` (waiting for another holder to end), held until it ends:
+   * PostgreSQL's pg_advisory_xact_lock on hashtextextended(name). null on SQLite: its write
+   * transaction is the lock. For a read-then-write rule per key (a cap per tenant).
+   */
+  transactionLockOn(name: string): Prisma.Sql | null;
 }
 
 const sqlite: Dialect = {
@@ -66,6 +73,7 @@ const sqlite: Dialect = {
   },
   lockRows: Prisma.empty,
   tryTransactionLock: () => null,
+  transactionLockOn: () => null,
 };
 
 const postgresql: Dialect = {
@@ -79,6 +87,8 @@ const postgresql: Dialect = {
   lockRows: Prisma.sql`FOR UPDATE`,
   tryTransactionLock: (key) =>
     Prisma.sql`SELECT pg_try_advisory_xact_lock(${Prisma.raw(String(Math.trunc(key)))}) AS locked`,
+  transactionLockOn: (name) =>
+    Prisma.sql`SELECT true AS locked FROM pg_advisory_xact_lock(hashtextextended(${name}::text, 0))`,
 };
 
 /** The dialect of a provider. */

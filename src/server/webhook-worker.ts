@@ -1,14 +1,16 @@
 /**
  * The webhook delivery worker of one instance (src/webhooks/delivery.service.ts does the
- * work): a round every WEBHOOK_POLL_MS, at once when a commit of this process wrote outbox
- * rows, and again right away while rounds find work. Every instance runs one; the claim's
+ * work): up to 50 deliveries in flight, each on its own (at most 5 per webhook over all
+ * instances); it claims rows every WEBHOOK_POLL_MS, at once when a commit of this process
+ * wrote outbox rows or a delivery ends (its slot is free), and again right away while a claim
+ * fills every slot. Every instance runs one; the claim's
  * lease and PostgreSQL's SKIP LOCKED share the rows between them. DEAD rows are deleted a
  * week after their event, hourly.
  */
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
 import type { Env } from '../env.js';
-import { type DeliverySettings, deliverDue } from '../webhooks/delivery.service.js';
+import { type DeliverySettings, startDeliveries } from '../webhooks/delivery.service.js';
 import { onOutboxWritten } from '../webhooks/webhook.service.js';
 import { deleteDeadDeliveries } from '../webhooks/webhook.store.js';
 
@@ -28,7 +30,8 @@ export function deliverySettings(env: Env): DeliverySettings {
     retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
     retryMaxMs: env.WEBHOOK_RETRY_MAX_MS,
     retryForMs: env.WEBHOOK_RETRY_FOR_MS,
-    batchSize: 50,
+    concurrency: 50,
+    perWebhook: 5,
   };
 }
 
@@ -41,6 +44,9 @@ export function startWebhookWorker(db: Database, env: Env, logger: Logger): Webh
   let again = false;
   let lastPrune = 0;
   let failures = 0;
+  // Deliveries in flight: each frees its slot when its outcome is recorded, and the worker
+  // claims again at once, so no delivery waits for another.
+  const inFlight = new Set<Promise<void>>();
   const log = (error: unknown, message: string) =>
     error ? logger.warn({ err: error }, message) : logger.warn(message);
 
@@ -50,11 +56,21 @@ export function startWebhookWorker(db: Database, env: Env, logger: Logger): Webh
     timer = setTimeout(run, ms);
     timer.unref();
   };
-  const round = async () => {
+  const claim = async () => {
     do {
       again = false;
-      const claimed = await deliverDue(db, settings, abort.signal, log);
-      if (claimed > 0) again = true;
+      const free = settings.concurrency - inFlight.size;
+      if (free <= 0) break; // a finishing delivery wakes the worker
+      const started = await startDeliveries(db, settings, free, abort.signal, log);
+      for (const delivery of started) {
+        const tracked: Promise<void> = delivery.finally(() => {
+          inFlight.delete(tracked);
+          run(); // its slot is free, and its thread's next event may be due
+        });
+        inFlight.add(tracked);
+      }
+      // All slots filled: more may be due; fewer: nothing more is due for now.
+      if (started.length === free) again = true;
     } while (again && !abort.signal.aborted);
     if (Date.now() - lastPrune > PRUNE_INTERVAL_MS) {
       lastPrune = Date.now();
@@ -64,10 +80,10 @@ export function startWebhookWorker(db: Database, env: Env, logger: Logger): Webh
   function run() {
     if (abort.signal.aborted) return;
     if (running) {
-      again = true; // the round in progress goes once more
+      again = true; // the claim in progress goes once more
       return;
     }
-    running = round()
+    running = claim()
       .then(() => {
         failures = 0;
       })
@@ -92,6 +108,7 @@ export function startWebhookWorker(db: Database, env: Env, logger: Logger): Webh
       abort.abort();
       clearTimeout(timer);
       await running;
+      await Promise.all([...inFlight]);
     },
   };
 }

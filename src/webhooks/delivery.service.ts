@@ -1,7 +1,8 @@
 /**
- * Delivery of the webhook outbox (contract part beyond: Webhook): a round claims due rows with
- * a lease (webhook.store.ts, claimDeliveries: one at a time per webhook and thread, in order),
- * POSTs each one, and records the outcome: a 2xx answer deletes the row and clears the
+ * Delivery of the webhook outbox (contract part beyond: Webhook): the worker claims due rows
+ * with a lease (webhook.store.ts, claimDeliveries: one at a time per webhook and thread, in
+ * order; a few at a time per webhook, taken round-robin across webhooks) as slots free up,
+ * POSTs each one independently of the others, and records the outcome under the lease: a 2xx answer deletes the row and clears the
  * webhook's failingSince; anything else (another status, a timeout, a refused address, a
  * network error) counts a failure, sets failingSince if unset, and schedules a retry with
  * exponential backoff and jitter until the retry window (24 hours by default) after the event
@@ -36,8 +37,10 @@ export interface DeliverySettings {
   retryBaseMs: number;
   retryMaxMs: number;
   retryForMs: number;
-  /** Rows one round claims at most. */
-  batchSize: number;
+  /** Deliveries in flight at once in one instance (its slots). */
+  concurrency: number;
+  /** Rows of one webhook in flight at once, over all instances (claimDeliveries). */
+  perWebhook: number;
 }
 
 /** How long a claim outlasts the delivery timeout: time to record the outcome. */
@@ -75,22 +78,60 @@ export function backoffMs(
 type Outcome = { ok: true } | { ok: false; error: string };
 
 /**
- * POSTs `body` to `webhook.url` through the checked address, within timeoutMs.
- * Never throws: failures are outcomes.
+ * POSTs `body` to `webhook.url` through the checked address. The whole attempt, the DNS
+ * look-up included, ends within timeoutMs, so it never outlives the claim's lease (timeoutMs
+ * plus LEASE_MARGIN_MS) and a late attempt cannot reach the receiver after another worker
+ * claimed the row again. Never throws: failures are outcomes.
  */
 async function post(
   webhook: WebhookRecord,
   body: string,
   s: DeliverySettings,
+  stop: AbortSignal,
+): Promise<Outcome> {
+  // One signal for the attempt: the deadline or the server stopping. (Not AbortSignal.any,
+  // which keeps a reference per call on the long-lived stop signal in Node 20.)
+  const cut = new AbortController();
+  const timer = setTimeout(
+    () => cut.abort(new Error(`no answer within ${s.timeoutMs} ms`)),
+    s.timeoutMs,
+  );
+  const onStop = () => cut.abort(new Error('the server is stopping'));
+  if (stop.aborted) onStop();
+  else stop.addEventListener('abort', onStop, { once: true });
+  try {
+    return await attempt(webhook, body, s.allowPrivate, cut.signal);
+  } finally {
+    clearTimeout(timer);
+    stop.removeEventListener('abort', onStop);
+  }
+}
+
+/** Why the attempt failed: `signal`'s reason when it aborted (the deadline), else `error`. */
+function reasonOf(signal: AbortSignal, error: unknown): string {
+  const cause = signal.aborted ? signal.reason : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** One POST, the DNS look-up included, cut when `signal` aborts. Never throws. */
+async function attempt(
+  webhook: WebhookRecord,
+  body: string,
+  allowPrivate: boolean,
   signal: AbortSignal,
 ): Promise<Outcome> {
   let url: URL;
   let address: Awaited<ReturnType<typeof resolveDeliveryAddress>>;
   try {
+    signal.throwIfAborted();
     url = new URL(webhook.url);
-    address = await resolveDeliveryAddress(url.hostname, s.allowPrivate);
+    const aborted = new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+    );
+    aborted.catch(() => {});
+    address = await Promise.race([resolveDeliveryAddress(url.hostname, allowPrivate), aborted]);
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: reasonOf(signal, error) };
   }
   // Connect to the address checked above whatever the name resolves to by now.
   const lookup: LookupFunction = (_host, options, callback) => {
@@ -100,7 +141,6 @@ async function post(
   const options: RequestOptions = {
     method: 'POST',
     lookup,
-    timeout: s.timeoutMs,
     signal,
     headers: {
       'content-type': 'application/json',
@@ -111,11 +151,10 @@ async function post(
   };
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<Outcome>((resolve) => {
-    const timer = setTimeout(() => {
-      req.destroy(new Error(`no answer within ${s.timeoutMs} ms`));
-    }, s.timeoutMs);
+    let settled = false;
     const done = (outcome: Outcome) => {
-      clearTimeout(timer);
+      if (settled) return;
+      settled = true;
       resolve(outcome);
     };
     const req = send(url, options, (res) => {
@@ -124,59 +163,90 @@ async function post(
       res.on('end', () =>
         done(status >= 200 && status < 300 ? { ok: true } : { ok: false, error: `HTTP ${status}` }),
       );
-      res.on('error', (error) => done({ ok: false, error: error.message }));
+      res.on('error', (error) => done({ ok: false, error: reasonOf(signal, error) }));
+      res.on('close', () => done({ ok: false, error: reasonOf(signal, 'connection closed') }));
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${s.timeoutMs} ms`)));
-    req.on('error', (error) => done({ ok: false, error: error.message }));
+    req.on('error', (error) => done({ ok: false, error: reasonOf(signal, error) }));
     req.end(body);
   });
 }
 
 /**
- * One round: claims up to batchSize due rows (lease: timeoutMs plus 5 s, the longest a
- * delivery and its bookkeeping take, so a row whose worker died is claimed again after that), delivers them concurrently (they are of distinct
- * webhook-thread pairs) and records each outcome. On `signal` (the server stops) the requests
- * in flight are cut and their rows given back unattempted.
- * @returns how many rows were claimed (0: nothing due)
+ * Claims up to `limit` due rows (at most perWebhook in flight per webhook; lease: timeoutMs
+ * plus 5 s, the longest a delivery and its bookkeeping take, so a row whose worker died is
+ * claimed again after that) and starts delivering them, each on its own: a slow receiver holds
+ * only its own rows. Each outcome is recorded under the claim's lease (a lost lease writes
+ * nothing). On `signal` (the server stops) the requests in flight are cut and their rows
+ * given back unattempted.
+ * @returns one promise per claimed row (none: nothing due), settled once its outcome is
+ *   recorded; they never reject (errors go to `log`)
  */
-export async function deliverDue(
+export async function startDeliveries(
   db: Database,
   s: DeliverySettings,
+  limit: number,
   signal: AbortSignal,
   log: (error: unknown, message: string) => void,
-): Promise<number> {
+): Promise<Promise<void>[]> {
   const now = new Date();
-  const claimed = await claimDeliveries(db, now, s.timeoutMs + LEASE_MARGIN_MS, s.batchSize);
-  if (claimed.length === 0) return 0;
-  const webhooks = await selectWebhooksByKey(
-    db.prisma,
-    claimed.map((d) => ({ tenantId: d.tenantId, id: d.webhookId })),
+  const claimed = await claimDeliveries(
+    db,
+    now,
+    s.timeoutMs + LEASE_MARGIN_MS,
+    limit,
+    s.perWebhook,
   );
-  const byKey = new Map(webhooks.map((w) => [`${w.tenantId}\n${w.id}`, w]));
-  await Promise.all(
-    claimed.map(async (d) => {
-      try {
-        const webhook = byKey.get(`${d.tenantId}\n${d.webhookId}`);
-        if (!webhook) return; // deleted meanwhile: its rows went with it
-        const outcome = await post(webhook, deliveryBody(d), s, signal);
-        if (signal.aborted) {
-          await releaseDelivery(db, d.id);
-          return;
-        }
-        const at = new Date();
-        if (outcome.ok) {
-          await markDelivered(db, d);
-          return;
-        }
-        const next = new Date(at.getTime() + backoffMs(d.attempts + 1, s));
-        const giveUp = next.getTime() > d.createdAt.getTime() + s.retryForMs;
-        await markFailed(db, d, at, giveUp ? null : next, outcome.error);
-        if (giveUp)
-          log(null, `webhook ${d.webhookId}: gave up event ${d.eventId} (${outcome.error})`);
-      } catch (error) {
-        log(error, `webhook ${d.webhookId}: recording delivery of event ${d.eventId} failed`);
-      }
-    }),
-  );
-  return claimed.length;
+  if (claimed.length === 0) return [];
+  let byKey: Map<string, WebhookRecord>;
+  try {
+    const webhooks = await selectWebhooksByKey(
+      db.prisma,
+      claimed.map((d) => ({ tenantId: d.tenantId, id: d.webhookId })),
+    );
+    byKey = new Map(webhooks.map((w) => [`${w.tenantId}\n${w.id}`, w]));
+  } catch (error) {
+    await Promise.all(claimed.map((d) => releaseDelivery(db, d).catch(() => {})));
+    throw error;
+  }
+  return claimed.map((d) => deliverOne(db, s, d, byKey, signal, log));
+}
+
+/** Delivers one claimed row and records the outcome (startDeliveries). Never rejects. */
+async function deliverOne(
+  db: Database,
+  s: DeliverySettings,
+  d: DeliveryRecord,
+  byKey: Map<string, WebhookRecord>,
+  signal: AbortSignal,
+  log: (error: unknown, message: string) => void,
+): Promise<void> {
+  try {
+    const webhook = byKey.get(`${d.tenantId}\n${d.webhookId}`);
+    if (!webhook) return; // deleted meanwhile: its rows went with it
+    // The attempt must end before the lease does (it is cut at timeoutMs).
+    if (signal.aborted || Date.now() + s.timeoutMs > d.leaseUntil.getTime()) {
+      await releaseDelivery(db, d);
+      return;
+    }
+    const outcome = await post(webhook, deliveryBody(d), s, signal);
+    if (signal.aborted) {
+      await releaseDelivery(db, d);
+      return;
+    }
+    const at = new Date();
+    if (outcome.ok) {
+      if (!(await markDelivered(db, d)))
+        log(null, `webhook ${d.webhookId}: lease of event ${d.eventId} lost before recording`);
+      return;
+    }
+    const next = new Date(at.getTime() + backoffMs(d.attempts + 1, s));
+    const giveUp = next.getTime() > d.createdAt.getTime() + s.retryForMs;
+    if (!(await markFailed(db, d, at, giveUp ? null : next, outcome.error))) {
+      log(null, `webhook ${d.webhookId}: lease of event ${d.eventId} lost before recording`);
+      return;
+    }
+    if (giveUp) log(null, `webhook ${d.webhookId}: gave up event ${d.eventId} (${outcome.error})`);
+  } catch (error) {
+    log(error, `webhook ${d.webhookId}: recording delivery of event ${d.eventId} failed`);
+  }
 }

@@ -11,14 +11,17 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
-import type { Executor } from '../db/transaction.js';
+import { dialectOf } from '../db/dialect.js';
+import { type Executor, transaction } from '../db/transaction.js';
 import { assertNoNul, BadUserInputError, NotFoundError, quote } from '../errors.js';
 import { parseWebhookId, webhookNodeId } from '../ids.js';
 import { urlProblem } from './address-check.js';
 import {
+  countWebhooks,
   deleteWebhookRow,
   insertOutboxRows,
   insertWebhook,
+  lockTenantWebhooks,
   selectTenantWebhooks,
   selectWebhooks,
   type WebhookRecord,
@@ -72,7 +75,8 @@ export function onOutboxWritten(wake: () => void): () => void {
  * @returns the webhook and its secret (shown only here)
  * @throws BadUserInputError for a URL that is not http(s), too long, with credentials, or
  *   naming a loopback/private address (unless WEBHOOKS_ALLOW_PRIVATE); for no events; when
- *   the tenant has MAX_WEBHOOKS_PER_TENANT webhooks
+ *   the tenant has MAX_WEBHOOKS_PER_TENANT webhooks (checked under a per-tenant lock, so
+ *   concurrent creates cannot exceed it)
  */
 export async function createWebhook(
   ctx: ServiceContext,
@@ -104,22 +108,30 @@ export async function createWebhook(
       field: 'events',
     });
   }
-  const existing = await selectWebhooks(ctx.db.prisma, ctx.tenantId);
-  if (existing.length >= MAX_WEBHOOKS_PER_TENANT) {
-    throw new BadUserInputError(
-      `A tenant may have at most ${MAX_WEBHOOKS_PER_TENANT} webhooks; delete one first (deleteWebhook).`,
-      { limit: MAX_WEBHOOKS_PER_TENANT },
-    );
-  }
   const secret = `whsec_${randomBytes(32).toString('hex')}`;
-  const webhook = await insertWebhook(ctx.db.prisma, {
-    tenantId: ctx.tenantId,
-    id: `w${randomBytes(9).toString('hex')}`,
-    url: url.href,
-    events: [...events],
-    secret,
-    createdAt: new Date(),
-    failingSince: null,
+  // Count and insert in one transaction, serialised per tenant (PostgreSQL: an advisory lock
+  // on the tenant; SQLite: the write transaction), so concurrent creates cannot pass the cap.
+  const webhook = await transaction(ctx.db, async (tx) => {
+    await lockTenantWebhooks(
+      tx,
+      dialectOf(ctx.db.provider).transactionLockOn(`webhooks:${ctx.tenantId}`),
+    );
+    const existing = await countWebhooks(tx, ctx.tenantId);
+    if (existing >= MAX_WEBHOOKS_PER_TENANT) {
+      throw new BadUserInputError(
+        `A tenant may have at most ${MAX_WEBHOOKS_PER_TENANT} webhooks; delete one first (deleteWebhook).`,
+        { limit: MAX_WEBHOOKS_PER_TENANT },
+      );
+    }
+    return insertWebhook(tx, {
+      tenantId: ctx.tenantId,
+      id: `w${randomBytes(9).toString('hex')}`,
+      url: url.href,
+      events: [...events],
+      secret,
+      createdAt: new Date(),
+      failingSince: null,
+    });
   });
   return { webhook, secret };
 }

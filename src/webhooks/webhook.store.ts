@@ -60,6 +60,24 @@ export async function selectWebhooks(db: Executor, tenantId: string): Promise<We
   return rows.map(toWebhookRecord);
 }
 
+/** How many webhooks the tenant has. */
+export async function countWebhooks(db: Executor, tenantId: string): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: number | bigint }[]>`
+    SELECT COUNT(*) AS n FROM "Webhook" WHERE "tenantId" = ${tenantId}`;
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Runs `statement` (dialect.transactionLockOn) in the caller's transaction: returns once the
+ * lock is the transaction's (nothing to run on SQLite).
+ */
+export async function lockTenantWebhooks(
+  tx: Executor,
+  statement: Prisma.Sql | null,
+): Promise<void> {
+  if (statement) await tx.$queryRaw(statement);
+}
+
 /** Webhooks by id, of any tenant (the delivery worker's look-up), in no particular order. */
 export async function selectWebhooksByKey(
   db: Executor,
@@ -156,6 +174,8 @@ export interface DeliveryRecord {
   dataJson: string;
   createdAt: Date;
   attempts: number;
+  /** The claim's lease end, which is also its token: marks apply only while it is current. */
+  leaseUntil: Date;
 }
 
 interface DeliveryRow {
@@ -170,7 +190,7 @@ interface DeliveryRow {
   attempts: number | bigint;
 }
 
-function toDeliveryRecord(row: DeliveryRow): DeliveryRecord {
+function toDeliveryRecord(row: DeliveryRow, leaseUntil: Date): DeliveryRecord {
   return {
     id: Number(row.id),
     tenantId: row.tenantId,
@@ -181,6 +201,7 @@ function toDeliveryRecord(row: DeliveryRow): DeliveryRecord {
     dataJson: row.dataJson,
     createdAt: new Date(row.createdAt),
     attempts: Number(row.attempts),
+    leaseUntil,
   };
 }
 
@@ -188,15 +209,22 @@ function toDeliveryRecord(row: DeliveryRow): DeliveryRecord {
  * Claims up to `limit` due outbox rows for `leaseMs`, in one statement: PENDING, due
  * (nextAttemptAt <= now), not leased (or the lease ran out: its worker died), and the first
  * PENDING row of their (webhook, thread), so a thread's events go out one at a time and in
- * order. PostgreSQL skips rows another worker is claiming (FOR UPDATE SKIP LOCKED), so
- * several instances claim each row once; SQLite's writers take turns.
+ * order. Fair across webhooks: a webhook gets at most `perWebhook` rows in flight (leased by
+ * any instance, these included), and the rows are taken round-robin (each webhook's first
+ * row, then each one's second, ...), so one webhook with a backlog or a slow receiver cannot
+ * take every slot. PostgreSQL skips rows another worker is claiming (FOR UPDATE SKIP LOCKED)
+ * and rechecks the lease on the rows it locks, so several instances claim each row once;
+ * SQLite's writers take turns.
+ * @returns the rows, oldest first; each one's `leaseUntil` is its lease token
  */
 export async function claimDeliveries(
   db: Database,
   now: Date,
   leaseMs: number,
   limit: number,
+  perWebhook: number,
 ): Promise<DeliveryRecord[]> {
+  if (limit <= 0) return [];
   const lock =
     db.provider === 'postgresql' ? Prisma.sql`FOR UPDATE OF d SKIP LOCKED` : Prisma.empty;
   const leaseUntil = new Date(now.getTime() + leaseMs);
@@ -204,30 +232,52 @@ export async function claimDeliveries(
     UPDATE "WebhookDelivery" SET "leaseUntil" = ${leaseUntil}
     WHERE "id" IN (
       SELECT d."id" FROM "WebhookDelivery" d
-      WHERE d."status" = 'PENDING' AND d."nextAttemptAt" <= ${now}
-        AND (d."leaseUntil" IS NULL OR d."leaseUntil" < ${now})
-        AND NOT EXISTS (
-          SELECT 1 FROM "WebhookDelivery" e
-          WHERE e."tenantId" = d."tenantId" AND e."webhookId" = d."webhookId"
-            AND e."threadId" = d."threadId" AND e."id" < d."id" AND e."status" = 'PENDING')
-      ORDER BY d."id" LIMIT ${limit} ${lock})
+      WHERE d."id" IN (
+        SELECT c."id" FROM (
+          SELECT h."id", h."tenantId", h."webhookId",
+            ROW_NUMBER() OVER (PARTITION BY h."tenantId", h."webhookId" ORDER BY h."id") AS rn
+          FROM "WebhookDelivery" h
+          WHERE h."status" = 'PENDING' AND h."nextAttemptAt" <= ${now}
+            AND (h."leaseUntil" IS NULL OR h."leaseUntil" < ${now})
+            AND NOT EXISTS (
+              SELECT 1 FROM "WebhookDelivery" e
+              WHERE e."tenantId" = h."tenantId" AND e."webhookId" = h."webhookId"
+                AND e."threadId" = h."threadId" AND e."id" < h."id" AND e."status" = 'PENDING')
+        ) c
+        WHERE c.rn + (
+          SELECT COUNT(*) FROM "WebhookDelivery" l
+          WHERE l."tenantId" = c."tenantId" AND l."webhookId" = c."webhookId"
+            AND l."status" = 'PENDING' AND l."leaseUntil" >= ${now}) <= ${perWebhook}
+        ORDER BY c.rn, c."id" LIMIT ${limit})
+      AND d."status" = 'PENDING' AND (d."leaseUntil" IS NULL OR d."leaseUntil" < ${now})
+      ${lock})
     RETURNING "id", "tenantId", "webhookId", "threadId", "eventId", "type", "dataJson", "createdAt", "attempts"`;
-  return rows.map(toDeliveryRecord).sort((a, b) => a.id - b.id);
+  return rows.map((row) => toDeliveryRecord(row, leaseUntil)).sort((a, b) => a.id - b.id);
 }
 
-/** A delivered row: deleted, and its webhook healthy again (failingSince cleared). */
-export async function markDelivered(db: Database, d: DeliveryRecord): Promise<void> {
-  await db.prisma.$transaction([
-    db.prisma.$executeRaw`${bg} DELETE FROM "WebhookDelivery" WHERE "id" = ${d.id}`,
-    db.prisma.$executeRaw`${bg}
+/**
+ * A delivered row: deleted, and its webhook healthy again (failingSince cleared), if the row
+ * is still leased with `d.leaseUntil` (the caller's lease).
+ * @returns false when the lease was lost (ran out, and another worker claimed the row): nothing
+ *   is written
+ */
+export async function markDelivered(db: Database, d: DeliveryRecord): Promise<boolean> {
+  return db.prisma.$transaction(async (tx) => {
+    const deleted = await tx.$executeRaw`${bg}
+      DELETE FROM "WebhookDelivery" WHERE "id" = ${d.id} AND "leaseUntil" = ${d.leaseUntil}`;
+    if (deleted === 0) return false;
+    await tx.$executeRaw`${bg}
       UPDATE "Webhook" SET "failingSince" = NULL
-      WHERE "tenantId" = ${d.tenantId} AND "id" = ${d.webhookId} AND "failingSince" IS NOT NULL`,
-  ]);
+      WHERE "tenantId" = ${d.tenantId} AND "id" = ${d.webhookId} AND "failingSince" IS NOT NULL`;
+    return true;
+  });
 }
 
 /**
  * A failed attempt: counted, the lease released, the next attempt at `nextAttemptAt` (null:
- * given up, the row becomes DEAD), and the webhook failing since now unless it already was.
+ * given up, the row becomes DEAD), and the webhook failing since now unless it already was;
+ * only if the row is still leased with `d.leaseUntil` (the caller's lease).
+ * @returns false when the lease was lost: nothing is written
  */
 export async function markFailed(
   db: Database,
@@ -235,24 +285,30 @@ export async function markFailed(
   now: Date,
   nextAttemptAt: Date | null,
   error: string,
-): Promise<void> {
+): Promise<boolean> {
   const status = nextAttemptAt === null ? 'DEAD' : 'PENDING';
-  await db.prisma.$transaction([
-    db.prisma.$executeRaw`${bg}
+  return db.prisma.$transaction(async (tx) => {
+    const updated = await tx.$executeRaw`${bg}
       UPDATE "WebhookDelivery"
       SET "attempts" = "attempts" + 1, "leaseUntil" = NULL, "status" = ${status},
         "nextAttemptAt" = ${nextAttemptAt ?? now}, "lastError" = ${error.slice(0, 1000)}
-      WHERE "id" = ${d.id}`,
-    db.prisma.$executeRaw`${bg}
+      WHERE "id" = ${d.id} AND "leaseUntil" = ${d.leaseUntil}`;
+    if (updated === 0) return false;
+    await tx.$executeRaw`${bg}
       UPDATE "Webhook" SET "failingSince" = ${now}
-      WHERE "tenantId" = ${d.tenantId} AND "id" = ${d.webhookId} AND "failingSince" IS NULL`,
-  ]);
+      WHERE "tenantId" = ${d.tenantId} AND "id" = ${d.webhookId} AND "failingSince" IS NULL`;
+    return true;
+  });
 }
 
-/** Gives a claimed row back unattempted (the server is stopping): its lease is released. */
-export async function releaseDelivery(db: Database, id: number): Promise<void> {
-  await db.prisma
-    .$executeRaw`${bg} UPDATE "WebhookDelivery" SET "leaseUntil" = NULL WHERE "id" = ${id}`;
+/**
+ * Gives a claimed row back unattempted (the server is stopping): its lease is released, if
+ * it is still the caller's.
+ */
+export async function releaseDelivery(db: Database, d: DeliveryRecord): Promise<void> {
+  await db.prisma.$executeRaw`${bg}
+    UPDATE "WebhookDelivery" SET "leaseUntil" = NULL
+    WHERE "id" = ${d.id} AND "leaseUntil" = ${d.leaseUntil}`;
 }
 
 /** Deletes DEAD rows whose event is older than `before`; returns how many. */

@@ -13,7 +13,7 @@ CREATE TABLE "Webhook" (
 
 -- CreateTable
 CREATE TABLE "WebhookDelivery" (
-    "id" SERIAL NOT NULL,
+    "id" BIGSERIAL NOT NULL,
     "tenantId" TEXT NOT NULL,
     "webhookId" TEXT NOT NULL,
     "threadId" TEXT NOT NULL,
