@@ -26,12 +26,43 @@ export interface Dialect {
    * @param canonical the canonical JSON text of `value` (src/json.ts, filterableJson)
    */
   jsonMemberEquals(column: Prisma.Sql, key: string, value: unknown, canonical: string): Prisma.Sql;
+  /**
+   * Full-text search over Item."searchText" (src/search/): the FROM list (Item as `i`), the
+   * match condition and the rank of a row (higher is better; for ordering only, the value
+   * differs per database). SQLite: the FTS5 table "ItemSearch" (tokenizer ascii: each token of
+   * searchText is one FTS5 token) through "ItemSearchKey", ranked by bm25. PostgreSQL: the GIN
+   * index on the searchText tokens as a tsvector without positions, ranked by ts_rank; phrase
+   * order is checked as a substring of the space-joined tokens.
+   */
+  itemSearch(query: FullTextQuery): { from: Prisma.Sql; where: Prisma.Sql; rank: Prisma.Sql };
 }
+
+/** A parsed search rendered for both databases (src/search/search-query.ts). */
+export interface FullTextQuery {
+  /** SQLite: the FTS5 MATCH expression. */
+  fts5: string;
+  /** PostgreSQL: a tsquery (quoted lexemes) that every match satisfies, for the index. */
+  tsquery: string;
+  /** PostgreSQL: conditions the tsquery cannot state; each needs one of its alternatives. */
+  clauses: { any: ({ tsquery: string } | { needle: string })[] }[];
+  /** PostgreSQL: substrings of " " + searchText + " " a match must not hold. */
+  excludedNeedles: string[];
+}
+
+/** Item."searchText" as a tsvector: its tokens as lexemes (no parser, no dictionary). */
+const PG_SEARCH_VECTOR = Prisma.raw(`array_to_tsvector(string_to_array(i."searchText", ' '))`);
 
 const sqlite: Dialect = {
   contains: (haystack, needle) => Prisma.sql`instr(${haystack}, ${needle}) > 0`,
   bytewise: (column) => column,
   unindexed: (column) => Prisma.sql`+${column}`,
+  itemSearch: (query) => ({
+    // "ItemSearch" unaliased: bm25() names the FTS5 table.
+    from: Prisma.sql`"ItemSearch" JOIN "ItemSearchKey" k ON k."key" = "ItemSearch"."rowid"
+      JOIN "Item" i ON i."tenantId" = k."tenantId" AND i."threadId" = k."threadId" AND i."seq" = k."seq"`,
+    where: Prisma.sql`"ItemSearch" MATCH ${query.fts5}`,
+    rank: Prisma.sql`-bm25("ItemSearch")`,
+  }),
   jsonMemberEquals(column, key, value, canonical) {
     const member = (test: Prisma.Sql) =>
       Prisma.sql`EXISTS (SELECT 1 FROM json_each(${column}) AS m WHERE m.key = ${key} AND ${test})`;
@@ -53,6 +84,31 @@ const postgresql: Dialect = {
   bytewise: (column) => Prisma.sql`${column} COLLATE "C"`,
   unindexed: (column) => column,
   // jsonb equality: deep, key order ignored, numbers compared as numbers (as SQLite's atom).
+  itemSearch(query) {
+    const padded = Prisma.sql`(' ' || i."searchText" || ' ')`;
+    const has = (needle: string) => Prisma.sql`strpos(${padded}, ${needle}) > 0`;
+    const conditions = [
+      Prisma.sql`${PG_SEARCH_VECTOR} @@ ${query.tsquery}::tsquery`,
+      ...query.clauses.map(
+        (c) =>
+          Prisma.sql`(${Prisma.join(
+            c.any.map((a) =>
+              'needle' in a
+                ? has(a.needle)
+                : Prisma.sql`${PG_SEARCH_VECTOR} @@ ${a.tsquery}::tsquery`,
+            ),
+            ' OR ',
+          )})`,
+      ),
+      ...query.excludedNeedles.map((n) => Prisma.sql`NOT ${has(n)}`),
+    ];
+    return {
+      from: Prisma.sql`"Item" i`,
+      where: Prisma.join(conditions, ' AND '),
+      // float8: the cursor carries the rank, and a float4 would not survive JSON exactly.
+      rank: Prisma.sql`ts_rank(${PG_SEARCH_VECTOR}, ${query.tsquery}::tsquery)::float8`,
+    };
+  },
   jsonMemberEquals: (column, key, _value, canonical) =>
     Prisma.sql`(${column}::jsonb -> ${key}::text) = ${canonical}::jsonb`,
 };

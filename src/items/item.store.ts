@@ -45,6 +45,11 @@ export interface PreparedItem {
   /** JSON text of the source record; null without one. */
   rawJson: string | null;
   rawFormat: string | null;
+  /**
+   * Item.searchText (src/search/search-text.ts, itemSearchText); null or left out: the item
+   * has no text to search (compaction markers).
+   */
+  searchText?: string | null;
 }
 
 /** Parses a row: raw statements return driver types (bigint, text times). */
@@ -68,8 +73,8 @@ export function toItemRecord(row: Item): ItemRecord {
   };
 }
 
-/** Rows per INSERT: 12 parameters a row, under SQLite's cap of 999. */
-const ITEMS_PER_INSERT = 80;
+/** Rows per INSERT: 13 parameters a row, under SQLite's cap of 999. */
+const ITEMS_PER_INSERT = 76;
 
 /**
  * The stored size of an item row in bytes, for read budgets: its data and its raw record (the
@@ -100,9 +105,9 @@ export async function insertItems(
       .slice(start, start + ITEMS_PER_INSERT)
       .map(
         (r) =>
-          Prisma.sql`(${r.tenantId}, ${r.threadId}, ${r.seq}, ${r.type}, ${r.status}, ${r.responseId}, ${r.createdAt}, ${r.createdBy}, ${r.callId}, ${r.dataJson}, ${r.rawJson}, ${r.rawFormat})`,
+          Prisma.sql`(${r.tenantId}, ${r.threadId}, ${r.seq}, ${r.type}, ${r.status}, ${r.responseId}, ${r.createdAt}, ${r.createdBy}, ${r.callId}, ${r.dataJson}, ${r.rawJson}, ${r.rawFormat}, ${r.searchText})`,
       );
-    await tx.$executeRaw`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat") VALUES ${Prisma.join(values)}`;
+    await tx.$executeRaw`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "searchText") VALUES ${Prisma.join(values)}`;
   }
   return rows.map(toItemRecord);
 }
@@ -128,6 +133,7 @@ function itemRows(
     dataJson: item.dataJson,
     rawJson: item.rawJson,
     rawFormat: item.rawFormat,
+    searchText: item.searchText ?? null,
   }));
 }
 
@@ -170,7 +176,7 @@ export async function appendInOneStatement(
   // Casts give the VALUES columns their types (PostgreSQL would take text for every parameter).
   const values = a.items.map(
     (item, i) =>
-      Prisma.sql`(${i}::int, ${item.type}::text, ${item.status}::text, ${item.responseId}::text, ${item.createdAt ?? a.now}::timestamptz, ${item.createdBy}::text, ${item.callId}::text, ${item.dataJson}::text, ${item.rawJson}::text, ${item.rawFormat}::text)`,
+      Prisma.sql`(${i}::int, ${item.type}::text, ${item.status}::text, ${item.responseId}::text, ${item.createdAt ?? a.now}::timestamptz, ${item.createdBy}::text, ${item.callId}::text, ${item.dataJson}::text, ${item.rawJson}::text, ${item.rawFormat}::text, ${item.searchText ?? null}::text)`,
   );
   const keyInsert = a.key
     ? Prisma.sql`, k AS (
@@ -184,10 +190,10 @@ export async function appendInOneStatement(
       ${a.expectedNextSeq != null ? Prisma.sql`AND "nextSeq" = ${a.expectedNextSeq}` : Prisma.empty}
       RETURNING *),
     i AS (
-      INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat")
-      SELECT t."tenantId", t."id", t."nextSeq" - ${n} + v.i, v.type, v.status, v."responseId", v."createdAt", v."createdBy", v."callId", v."dataJson", v."rawJson", v."rawFormat"
+      INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "searchText")
+      SELECT t."tenantId", t."id", t."nextSeq" - ${n} + v.i, v.type, v.status, v."responseId", v."createdAt", v."createdBy", v."callId", v."dataJson", v."rawJson", v."rawFormat", v."searchText"
       FROM t CROSS JOIN (VALUES ${Prisma.join(values)})
-        AS v(i, type, status, "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat"))
+        AS v(i, type, status, "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "searchText"))
     ${keyInsert}
     SELECT * FROM t`;
   if (!row) return null;

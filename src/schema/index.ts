@@ -8,6 +8,7 @@ import '../import/import.schema.js';
 import '../items/item.schema.js';
 import '../items/item-write.schema.js';
 import '../nodes/node.schema.js';
+import '../search/search.schema.js';
 import '../threads/thread.schema.js';
 import '../transcripts/transcript.schema.js';
 import { builder } from './builder.js';
