@@ -31,8 +31,8 @@ export interface Dialect {
    * match condition and the rank of a row (higher is better; for ordering only, the value
    * differs per database). SQLite: the FTS5 table "ItemSearch" (tokenizer ascii: each token of
    * searchText is one FTS5 token) through "ItemSearchKey", ranked by bm25. PostgreSQL: the GIN
-   * index on the searchText tokens as a tsvector without positions, ranked by ts_rank; phrase
-   * order is checked as a substring of the space-joined tokens.
+   * index on the searchText tokens as a tsvector without positions, ranked by ts_rank of the
+   * parsed text; phrase order is checked as a substring of the space-joined tokens.
    */
   itemSearch(query: FullTextQuery): { from: Prisma.Sql; where: Prisma.Sql; rank: Prisma.Sql };
 }
@@ -105,8 +105,10 @@ const postgresql: Dialect = {
     return {
       from: Prisma.sql`"Item" i`,
       where: Prisma.join(conditions, ' AND '),
+      // Ranked on the parsed text, which has positions and counts (the index's lexemes have
+      // neither): the parser's view of a token only moves ranks, never which items match.
       // float8: the cursor carries the rank, and a float4 would not survive JSON exactly.
-      rank: Prisma.sql`ts_rank(${PG_SEARCH_VECTOR}, ${query.tsquery}::tsquery)::float8`,
+      rank: Prisma.sql`ts_rank(to_tsvector('simple', i."searchText"), ${query.tsquery}::tsquery)::float8`,
     };
   },
   jsonMemberEquals: (column, key, _value, canonical) =>
