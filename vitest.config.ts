@@ -46,8 +46,14 @@ export default defineConfig({
           name: 'postgresql',
           include: ['test/**/*.test.ts'],
           // ui.test.ts: Chromium on the thread browser, which reaches the database only through
-          // the API that the other files test on PostgreSQL; once (on SQLite) is enough.
-          exclude: ['test/**/*.unit.test.ts', 'test/schema.test.ts', 'test/ui.test.ts'],
+          // the API that the other files test on PostgreSQL; once (on SQLite) is enough. The same
+          // for ui-search.test.ts (search itself: search.test.ts, on both).
+          exclude: [
+            'test/**/*.unit.test.ts',
+            'test/schema.test.ts',
+            'test/ui.test.ts',
+            'test/ui-search.test.ts',
+          ],
           env: { TEST_PROVIDER: 'postgresql' },
         },
       },

@@ -52,6 +52,7 @@ type Documents = {
     "\n  mutation TombstoneClear($id: ID!) {\n    clearCompactions(input: { threadId: $id }) {\n      compactionsDeleted\n    }\n  }\n": typeof types.TombstoneClearDocument,
     "\n  mutation TombstoneUpdate($id: ID!) {\n    updateThread(input: { id: $id, name: \"back?\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.TombstoneUpdateDocument,
     "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n": typeof types.TombstoneLookDocument,
+    "\n  mutation UiSearchTestArchive($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        archived\n      }\n    }\n  }\n": typeof types.UiSearchTestArchiveDocument,
     "\n  mutation UiTestAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": typeof types.UiTestAppendDocument,
     "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n": typeof types.UiTestThreadDocument,
 };
@@ -94,6 +95,7 @@ const documents: Documents = {
     "\n  mutation TombstoneClear($id: ID!) {\n    clearCompactions(input: { threadId: $id }) {\n      compactionsDeleted\n    }\n  }\n": types.TombstoneClearDocument,
     "\n  mutation TombstoneUpdate($id: ID!) {\n    updateThread(input: { id: $id, name: \"back?\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.TombstoneUpdateDocument,
     "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n": types.TombstoneLookDocument,
+    "\n  mutation UiSearchTestArchive($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        archived\n      }\n    }\n  }\n": types.UiSearchTestArchiveDocument,
     "\n  mutation UiTestAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": types.UiTestAppendDocument,
     "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n": types.UiTestThreadDocument,
 };
@@ -264,6 +266,10 @@ export function graphql(source: "\n  mutation TombstoneUpdate($id: ID!) {\n    u
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n"): (typeof documents)["\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UiSearchTestArchive($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        archived\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UiSearchTestArchive($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        archived\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

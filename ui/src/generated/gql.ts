@@ -14,9 +14,11 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  query UiSearchItems($query: String!, $filter: ItemSearchFilter, $first: Int, $after: String) {\n    searchItems(query: $query, filter: $filter, first: $first, after: $after) {\n      edges {\n        cursor\n        snippet\n        thread {\n          id\n          name\n        }\n        node {\n          ... on ConversationItem {\n            id\n            seq\n            type\n            createdAt\n          }\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.UiSearchItemsDocument,
     "\n  query UiThreadHeader($id: ID!) {\n    thread(id: $id) {\n      id\n      agentId\n      name\n      archived\n      metadata\n      createdAt\n      updatedAt\n      itemCount\n      lastSeq\n      compactions {\n        id\n        startSeq\n        endSeq\n      }\n    }\n  }\n": typeof types.UiThreadHeaderDocument,
 };
 const documents: Documents = {
+    "\n  query UiSearchItems($query: String!, $filter: ItemSearchFilter, $first: Int, $after: String) {\n    searchItems(query: $query, filter: $filter, first: $first, after: $after) {\n      edges {\n        cursor\n        snippet\n        thread {\n          id\n          name\n        }\n        node {\n          ... on ConversationItem {\n            id\n            seq\n            type\n            createdAt\n          }\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.UiSearchItemsDocument,
     "\n  query UiThreadHeader($id: ID!) {\n    thread(id: $id) {\n      id\n      agentId\n      name\n      archived\n      metadata\n      createdAt\n      updatedAt\n      itemCount\n      lastSeq\n      compactions {\n        id\n        startSeq\n        endSeq\n      }\n    }\n  }\n": types.UiThreadHeaderDocument,
 };
 
@@ -34,6 +36,10 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UiSearchItems($query: String!, $filter: ItemSearchFilter, $first: Int, $after: String) {\n    searchItems(query: $query, filter: $filter, first: $first, after: $after) {\n      edges {\n        cursor\n        snippet\n        thread {\n          id\n          name\n        }\n        node {\n          ... on ConversationItem {\n            id\n            seq\n            type\n            createdAt\n          }\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): (typeof documents)["\n  query UiSearchItems($query: String!, $filter: ItemSearchFilter, $first: Int, $after: String) {\n    searchItems(query: $query, filter: $filter, first: $first, after: $after) {\n      edges {\n        cursor\n        snippet\n        thread {\n          id\n          name\n        }\n        node {\n          ... on ConversationItem {\n            id\n            seq\n            type\n            createdAt\n          }\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
