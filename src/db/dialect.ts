@@ -27,14 +27,20 @@ export interface Dialect {
    */
   jsonMemberEquals(column: Prisma.Sql, key: string, value: unknown, canonical: string): Prisma.Sql;
   /**
-   * Full-text search over Item."searchText" (src/search/): the FROM list (Item as `i`), the
-   * match condition and the rank of a row (higher is better; for ordering only, the value
-   * differs per database). SQLite: the FTS5 table "ItemSearch" (tokenizer ascii: each token of
-   * searchText is one FTS5 token) through "ItemSearchKey", ranked by bm25. PostgreSQL: the GIN
-   * index on the searchText tokens as a tsvector without positions, ranked by ts_rank of the
-   * parsed text; phrase order is checked as a substring of the space-joined tokens.
+   * Full-text search over Item."searchText" (src/search/): the FROM list, the match condition
+   * and the rank of a row (higher is better; for ordering only, the value differs per
+   * database). The FROM list gives the matching item's "tenantId", "threadId" and "seq" as
+   * `k`, and with `withItem` the Item row as `i` (SQLite reads it only when asked: a common
+   * word matches tens of thousands of rows). SQLite: the FTS5 table "ItemSearch" (tokenizer
+   * ascii: each token of searchText is one FTS5 token) through "ItemSearchKey", ranked by bm25.
+   * PostgreSQL: the GIN index on the searchText tokens as a tsvector without positions, ranked
+   * by ts_rank of the parsed text; phrase order is checked as a substring of the
+   * space-joined tokens.
    */
-  itemSearch(query: FullTextQuery): { from: Prisma.Sql; where: Prisma.Sql; rank: Prisma.Sql };
+  itemSearch(
+    query: FullTextQuery,
+    withItem: boolean,
+  ): { from: Prisma.Sql; where: Prisma.Sql; rank: Prisma.Sql };
 }
 
 /** A parsed search rendered for both databases (src/search/search-query.ts). */
@@ -56,10 +62,10 @@ const sqlite: Dialect = {
   contains: (haystack, needle) => Prisma.sql`instr(${haystack}, ${needle}) > 0`,
   bytewise: (column) => column,
   unindexed: (column) => Prisma.sql`+${column}`,
-  itemSearch: (query) => ({
+  itemSearch: (query, withItem) => ({
     // "ItemSearch" unaliased: bm25() names the FTS5 table.
     from: Prisma.sql`"ItemSearch" JOIN "ItemSearchKey" k ON k."key" = "ItemSearch"."rowid"
-      JOIN "Item" i ON i."tenantId" = k."tenantId" AND i."threadId" = k."threadId" AND i."seq" = k."seq"`,
+      ${withItem ? Prisma.sql`JOIN "Item" i ON i."tenantId" = k."tenantId" AND i."threadId" = k."threadId" AND i."seq" = k."seq"` : Prisma.empty}`,
     where: Prisma.sql`"ItemSearch" MATCH ${query.fts5}`,
     rank: Prisma.sql`-bm25("ItemSearch")`,
   }),
@@ -103,7 +109,8 @@ const postgresql: Dialect = {
       ...query.excludedNeedles.map((n) => Prisma.sql`NOT ${has(n)}`),
     ];
     return {
-      from: Prisma.sql`"Item" i`,
+      // One table: the key columns (k) are the item's (i).
+      from: Prisma.sql`"Item" i CROSS JOIN LATERAL (SELECT i."tenantId", i."threadId", i."seq") k`,
       where: Prisma.join(conditions, ' AND '),
       // Ranked on the parsed text, which has positions and counts (the index's lexemes have
       // neither): the parser's view of a token only moves ranks, never which items match.

@@ -37,11 +37,12 @@ export interface SearchHitQuery {
 /** Up to `limit` matching items of the tenant, best first (ties by threadId, then seq). */
 export async function selectSearchHits(db: Database, q: SearchHitQuery): Promise<SearchHit[]> {
   const dialect = dialectOf(db.provider);
-  const search = dialect.itemSearch(q.query);
-  const conditions: Prisma.Sql[] = [search.where, Prisma.sql`i."tenantId" = ${q.tenantId}`];
+  const withItem = q.types !== null || q.createdAfter !== null || q.createdBefore !== null;
+  const search = dialect.itemSearch(q.query, withItem);
+  const conditions: Prisma.Sql[] = [search.where, Prisma.sql`k."tenantId" = ${q.tenantId}`];
   if (!q.includeArchived) conditions.push(Prisma.sql`t."archived" = ${false}`);
   if (q.agentId !== null) conditions.push(Prisma.sql`t."agentId" = ${q.agentId}`);
-  if (q.threadId !== null) conditions.push(Prisma.sql`i."threadId" = ${q.threadId}`);
+  if (q.threadId !== null) conditions.push(Prisma.sql`k."threadId" = ${q.threadId}`);
   if (q.types !== null) conditions.push(Prisma.sql`i."type" IN (${Prisma.join(q.types)})`);
   if (q.createdAfter !== null) conditions.push(Prisma.sql`i."createdAt" > ${q.createdAfter}`);
   if (q.createdBefore !== null) conditions.push(Prisma.sql`i."createdAt" < ${q.createdBefore}`);
@@ -58,9 +59,9 @@ export async function selectSearchHits(db: Database, q: SearchHitQuery): Promise
     { threadId: string; seq: number | bigint; rank: number }[]
   >`
     SELECT h."threadId", h."seq", h."rank" FROM (
-      SELECT i."threadId", i."seq", ${search.rank} AS "rank"
+      SELECT k."threadId", k."seq", ${search.rank} AS "rank"
       FROM ${search.from}
-        JOIN "Thread" t ON t."tenantId" = i."tenantId" AND t."id" = i."threadId"
+        JOIN "Thread" t ON t."tenantId" = k."tenantId" AND t."id" = k."threadId"
       WHERE ${Prisma.join(conditions, ' AND ')}) h
     ${keyset}
     ORDER BY h."rank" DESC, ${threadOrder}, h."seq"
