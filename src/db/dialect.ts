@@ -34,8 +34,7 @@ export interface Dialect {
    * word matches tens of thousands of rows). SQLite: the FTS5 table "ItemSearch" (tokenizer
    * ascii: each token of searchText is one FTS5 token) through "ItemSearchKey", ranked by bm25.
    * PostgreSQL: the GIN index on the searchText tokens as a tsvector without positions, ranked
-   * by ts_rank of the parsed text; phrase order is checked as a substring of the
-   * space-joined tokens.
+   * by term counts (pgRank); phrase order is checked as a substring of the space-joined tokens.
    */
   itemSearch(
     query: FullTextQuery,
@@ -53,6 +52,30 @@ export interface FullTextQuery {
   clauses: { any: ({ tsquery: string } | { needle: string })[] }[];
   /** PostgreSQL: substrings of " " + searchText + " " a match must not hold. */
   excludedNeedles: string[];
+  /** PostgreSQL: the terms to match, for ranking: whole tokens, token prefixes, phrases. */
+  rankTerms: ({ word: string } | { prefix: string } | { needle: string })[];
+}
+
+/**
+ * PostgreSQL's rank of a match, from string functions on "searchText" (no tsvector: building
+ * one per match cost 3-6x more, and the index's lexemes have no counts): each whole-token term
+ * counts its occurrences tf as tf / (tf + 1), a prefix or a phrase 1 when present, the sum
+ * divided by 1 + length / 2000 (longer texts rank lower). No IDF: for ordering only.
+ */
+function pgRank(query: FullTextQuery): Prisma.Sql {
+  // Tokens doubled-space separated, so " w " finds every occurrence (replace does not overlap).
+  const doubled = Prisma.sql`(' ' || replace(i."searchText", ' ', '  ') || ' ')`;
+  const parts = query.rankTerms.map((t) => {
+    if ('word' in t) {
+      const needle = ` ${t.word} `;
+      const tf = Prisma.sql`((length(${doubled}) - length(replace(${doubled}, ${needle}::text, '')))::float8 / length(${needle}::text))`;
+      return Prisma.sql`(${tf} / (${tf} + 1))`;
+    }
+    const needle = 'prefix' in t ? ` ${t.prefix}` : t.needle;
+    return Prisma.sql`(CASE WHEN strpos(' ' || i."searchText" || ' ', ${needle}) > 0 THEN 1.0 ELSE 0.0 END)`;
+  });
+  const sum = parts.length ? Prisma.join(parts, ' + ') : Prisma.sql`0`;
+  return Prisma.sql`((${sum}) / (1 + length(i."searchText") / 2000.0))::float8`;
 }
 
 /** Item."searchText" as a tsvector: its tokens as lexemes (no parser, no dictionary). */
@@ -112,10 +135,7 @@ const postgresql: Dialect = {
       // One table: the key columns (k) are the item's (i).
       from: Prisma.sql`"Item" i CROSS JOIN LATERAL (SELECT i."tenantId", i."threadId", i."seq") k`,
       where: Prisma.join(conditions, ' AND '),
-      // Ranked on the parsed text, which has positions and counts (the index's lexemes have
-      // neither): the parser's view of a token only moves ranks, never which items match.
-      // float8: the cursor carries the rank, and a float4 would not survive JSON exactly.
-      rank: Prisma.sql`ts_rank(to_tsvector('simple', i."searchText"), ${query.tsquery}::tsquery)::float8`,
+      rank: pgRank(query),
     };
   },
   jsonMemberEquals: (column, key, _value, canonical) =>

@@ -189,6 +189,15 @@ export function toFullTextQuery(q: SearchQuery): FullTextQuery | null {
         any: c.map((t) => (t.tokens.length > 1 ? { needle: needleOf(t) } : { tsquery: tsTerm(t) })),
       })),
     excludedNeedles: q.excluded.filter((t) => t.tokens.length > 1).map(needleOf),
+    rankTerms: q.clauses
+      .flat()
+      .map((t) =>
+        t.tokens.length > 1
+          ? { needle: needleOf(t) }
+          : t.prefix
+            ? { prefix: t.tokens[0]! }
+            : { word: t.tokens[0]! },
+      ),
   };
 }
 
