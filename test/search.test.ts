@@ -7,6 +7,7 @@
  */
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reindexItems } from '../src/search/search-reindex.js';
 import { graphql } from './generated/gql.js';
 import type { NewItem } from './generated/graphql.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
@@ -481,5 +482,21 @@ describe('the index follows every write', () => {
     const threadId = imported.importTranscript.thread.id;
     const found = await search(A, 'flamingo OR shrimp', { threadId });
     expect(found.edges.map((e) => e.node.seq).sort()).toEqual([0, 1]);
+  });
+
+  it('search:reindex indexes items stored without searchText (before search existed)', async () => {
+    await A.execute(CREATE, { input: { id: 'legacy', agentId: 'agent-s' } });
+    await A.execute(APPEND, {
+      input: { threadId: 'legacy', items: [msg('an old heron'), msg('and a newer heron')] },
+    });
+    expect((await search(A, 'heron')).edges).toHaveLength(2);
+    // As stored before the migration: no searchText (SQLite's trigger drops the FTS row too).
+    await t.app.db.prisma
+      .$executeRaw`UPDATE "Item" SET "searchText" = NULL WHERE "threadId" = 'legacy'`;
+    expect((await search(A, 'heron')).edges).toHaveLength(0);
+    const done = await reindexItems(t.app.db);
+    expect(done.indexed).toBe(2);
+    expect((await search(A, 'heron')).edges).toHaveLength(2);
+    expect((await reindexItems(t.app.db)).indexed).toBe(0);
   });
 });

@@ -141,6 +141,16 @@ function partTexts(parts: unknown, out: string[]): void {
   }
 }
 
+/** The item types that have text (itemText); other types never have searchText. */
+export const TEXT_TYPES = [
+  'message',
+  'reasoning',
+  'tool_call',
+  'tool_result',
+  'error',
+  'terminal',
+] as const;
+
 /**
  * The searchable text of an item (stored `data` of its type), lines joined by "\n"; null for
  * types without text and items whose text is empty.

@@ -73,3 +73,52 @@ export async function selectSearchHits(db: Database, q: SearchHitQuery): Promise
     LIMIT ${q.limit}`;
   return rows.map((r) => ({ threadId: r.threadId, seq: Number(r.seq), rank: Number(r.rank) }));
 }
+
+/** An item row read for (re)indexing: its key, type and data. */
+export interface UnindexedItem {
+  tenantId: string;
+  threadId: string;
+  seq: number;
+  type: string;
+  dataJson: string;
+}
+
+/**
+ * Up to `limit` items of `types` without searchText after the key `after` (every tenant), in
+ * key order: the items stored before search existed (search-reindex.ts).
+ */
+export async function selectUnindexedItems(
+  db: Database,
+  types: readonly string[],
+  after: { tenantId: string; threadId: string; seq: number } | null,
+  limit: number,
+): Promise<UnindexedItem[]> {
+  const dialect = dialectOf(db.provider);
+  const [tenant, thread] = [
+    dialect.bytewise(Prisma.sql`"tenantId"`),
+    dialect.bytewise(Prisma.sql`"threadId"`),
+  ];
+  const bound = after
+    ? Prisma.sql`AND (${tenant} > ${after.tenantId} OR ("tenantId" = ${after.tenantId}
+        AND (${thread} > ${after.threadId} OR ("threadId" = ${after.threadId} AND "seq" > ${after.seq}))))`
+    : Prisma.empty;
+  const rows = await db.prisma.$queryRaw<(Omit<UnindexedItem, 'seq'> & { seq: number | bigint })[]>`
+    SELECT "tenantId", "threadId", "seq", "type", "dataJson" FROM "Item"
+    WHERE "searchText" IS NULL AND "type" IN (${Prisma.join(types)}) ${bound}
+    ORDER BY ${tenant}, ${thread}, "seq"
+    LIMIT ${limit}`;
+  return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+}
+
+/** Sets the searchText of items (the search indexes follow: triggers, expression index). */
+export async function updateSearchTexts(
+  db: Database,
+  rows: readonly { tenantId: string; threadId: string; seq: number; searchText: string }[],
+): Promise<void> {
+  await db.prisma.$transaction(async (tx) => {
+    for (const r of rows) {
+      await tx.$executeRaw`UPDATE "Item" SET "searchText" = ${r.searchText}
+        WHERE "tenantId" = ${r.tenantId} AND "threadId" = ${r.threadId} AND "seq" = ${r.seq}`;
+    }
+  });
+}
