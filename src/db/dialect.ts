@@ -48,8 +48,11 @@ export interface FullTextQuery {
   fts5: string;
   /** PostgreSQL: a tsquery (quoted lexemes) that every match satisfies, for the index. */
   tsquery: string;
-  /** PostgreSQL: conditions the tsquery cannot state; each needs one of its alternatives. */
-  clauses: { any: ({ tsquery: string } | { needle: string })[] }[];
+  /**
+   * PostgreSQL: conditions the tsquery cannot state (phrases: the lexemes have no positions);
+   * each needs one of its alternatives, substrings of " " + searchText + " ".
+   */
+  clauses: { any: string[] }[];
   /** PostgreSQL: substrings of " " + searchText + " " a match must not hold. */
   excludedNeedles: string[];
   /** PostgreSQL: the terms to match, for ranking: whole tokens, token prefixes, phrases. */
@@ -78,8 +81,11 @@ function pgRank(query: FullTextQuery): Prisma.Sql {
   return Prisma.sql`((${sum}) / (1 + length(i."searchText") / 2000.0))::float8`;
 }
 
-/** Item."searchText" as a tsvector: its tokens as lexemes (no parser, no dictionary). */
-const PG_SEARCH_VECTOR = Prisma.raw(`array_to_tsvector(string_to_array(i."searchText", ' '))`);
+/**
+ * Item."searchText" as a tsvector: its tokens as lexemes (no parser, no dictionary), through
+ * the function the GIN index is on (migration 20261201214400_item_search).
+ */
+const PG_SEARCH_VECTOR = Prisma.raw(`"item_search_vector"(i."searchText")`);
 
 const sqlite: Dialect = {
   contains: (haystack, needle) => Prisma.sql`instr(${haystack}, ${needle}) > 0`,
@@ -118,17 +124,7 @@ const postgresql: Dialect = {
     const has = (needle: string) => Prisma.sql`strpos(${padded}, ${needle}) > 0`;
     const conditions = [
       Prisma.sql`${PG_SEARCH_VECTOR} @@ ${query.tsquery}::tsquery`,
-      ...query.clauses.map(
-        (c) =>
-          Prisma.sql`(${Prisma.join(
-            c.any.map((a) =>
-              'needle' in a
-                ? has(a.needle)
-                : Prisma.sql`${PG_SEARCH_VECTOR} @@ ${a.tsquery}::tsquery`,
-            ),
-            ' OR ',
-          )})`,
-      ),
+      ...query.clauses.map((c) => Prisma.sql`(${Prisma.join(c.any.map(has), ' OR ')})`),
       ...query.excludedNeedles.map((n) => Prisma.sql`NOT ${has(n)}`),
     ];
     return {

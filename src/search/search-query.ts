@@ -166,7 +166,10 @@ function tsTerm(term: Term): string {
   return parts.length === 1 ? parts[0]! : `(${parts.join(' & ')})`;
 }
 
-/** A phrase as a substring of " " + searchText + " " (tokens are joined by single spaces). */
+/**
+ * A term as a substring of " " + searchText + " " (tokens are joined by single spaces): its
+ * tokens with a space before each and after the last, unless that one is a prefix.
+ */
 function needleOf(term: Term): string {
   return ` ${term.tokens.join(' ')}${term.prefix ? '' : ' '}`;
 }
@@ -186,7 +189,7 @@ export function toFullTextQuery(q: SearchQuery): FullTextQuery | null {
     clauses: q.clauses
       .filter((c) => c.some((t) => t.tokens.length > 1))
       .map((c) => ({
-        any: c.map((t) => (t.tokens.length > 1 ? { needle: needleOf(t) } : { tsquery: tsTerm(t) })),
+        any: c.map(needleOf),
       })),
     excludedNeedles: q.excluded.filter((t) => t.tokens.length > 1).map(needleOf),
     rankTerms: q.clauses
