@@ -83,6 +83,13 @@ describe('snippets', () => {
     );
   });
 
+  it('mark a phrase where its words stand together, not each word anywhere', () => {
+    const terms = parseSearchQuery('"hello world" 東').clauses.flat();
+    expect(snippetOf('hello there, world: Hello World! 東京', terms)).toBe(
+      'hello there, world: <mark>Hello World</mark>! <mark>東</mark>京',
+    );
+  });
+
   it('cut a long text around the first match', () => {
     const text = `${'a '.repeat(200)}needle ${'b '.repeat(200)}`;
     const snippet = snippetOf(text, parseSearchQuery('needle').clauses.flat());

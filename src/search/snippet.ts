@@ -4,7 +4,7 @@
  * by a database, so both databases give the same snippet.
  */
 import type { Term } from './search-query.js';
-import { foldText, RUN, segmentsOf } from './search-text.js';
+import { cutToken, foldText, RUN, segmentsOf } from './search-text.js';
 
 /** Characters of text a snippet shows at most (plus "…" at a cut end). */
 export const SNIPPET_LENGTH = 200;
@@ -24,51 +24,88 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
-/** What a token of text matches: whole words, prefixes, and no-space substrings. */
-interface Matcher {
-  words: Set<string>;
-  prefixes: string[];
+/** A token of the text with the range [start, end) of the original text it came from. */
+interface SourceToken {
+  token: string;
+  start: number;
+  end: number;
+  /** Made of a script written without spaces (a bigram or a run's last character). */
+  nospace: boolean;
 }
 
-function matcherOf(terms: readonly Term[]): Matcher {
-  const m: Matcher = { words: new Set(), prefixes: [] };
-  for (const term of terms) {
-    term.tokens.forEach((token, i) => {
-      const last = i === term.tokens.length - 1;
-      if (last && term.prefix) m.prefixes.push(token);
-      else m.words.add(token);
-    });
-  }
-  return m;
-}
-
-/** Ranges [start, end) of `text` to mark, in order, not overlapping. */
-function matchRanges(text: string, terms: readonly Term[]): [number, number][] {
-  const m = matcherOf(terms);
-  const ranges: [number, number][] = [];
+/**
+ * The tokens of `text` as search-text.ts makes them (tokensOf), each with where it is in the
+ * original text: exact when folding kept the run's length (nearly every run), else the run.
+ */
+function sourceTokens(text: string): SourceToken[] {
+  const out: SourceToken[] = [];
   for (const run of text.matchAll(RUN)) {
     const folded = foldText(run[0]);
-    // Offsets of the folded run map onto the run when folding kept its length (nearly every
-    // run); otherwise the whole run is marked.
     const aligned = folded.length === run[0].length;
+    const at = (s: number, e: number): [number, number] =>
+      aligned ? [run.index + s, run.index + e] : [run.index, run.index + run[0].length];
     for (const segment of segmentsOf(folded)) {
-      const found: [number, number][] = [];
-      if (segment.kind === 'nospace') {
-        // Only no-space tokens can occur inside the segment: substrings.
-        for (const token of [...m.words, ...m.prefixes]) {
-          for (let at = segment.text.indexOf(token); at !== -1; ) {
-            found.push([segment.index + at, segment.index + at + token.length]);
-            at = segment.text.indexOf(token, at + token.length);
-          }
+      if (segment.kind !== 'nospace') {
+        const [start, end] = at(segment.index, segment.index + segment.text.length);
+        out.push({ token: cutToken(segment.text), start, end, nospace: false });
+        continue;
+      }
+      // Code points with their UTF-16 offsets in the segment.
+      const chars: [string, number][] = [];
+      let offset = 0;
+      for (const c of segment.text) {
+        chars.push([c, offset]);
+        offset += c.length;
+      }
+      const from = (i: number) => segment.index + chars[i]![1];
+      const to = (i: number) => segment.index + chars[i]![1] + chars[i]![0].length;
+      chars.forEach(([c], i) => {
+        const next = chars[i + 1];
+        if (next) {
+          const [start, end] = at(from(i), to(i + 1));
+          out.push({ token: c + next[0], start, end, nospace: true });
         }
-      } else if (m.words.has(segment.text) || m.prefixes.some((p) => segment.text.startsWith(p))) {
-        found.push([segment.index, segment.index + segment.text.length]);
+      });
+      const last = chars.length - 1;
+      const [start, end] = at(from(last), to(last));
+      out.push({ token: chars[last]![0], start, end, nospace: true });
+    }
+  }
+  return out;
+}
+
+/**
+ * Ranges [start, end) of `text` to mark, in order, not overlapping: each place where a term's
+ * tokens occur next to each other (a prefix term's last token as a prefix; there only the
+ * prefix of a no-space bigram is marked).
+ */
+function matchRanges(text: string, terms: readonly Term[]): [number, number][] {
+  const tokens = sourceTokens(text);
+  const ranges: [number, number][] = [];
+  for (const term of terms) {
+    const n = term.tokens.length;
+    for (let i = 0; i + n <= tokens.length; i++) {
+      let ok = true;
+      for (let k = 0; k < n && ok; k++) {
+        const want = term.tokens[k]!;
+        const have = tokens[i + k]!.token;
+        ok = k === n - 1 && term.prefix ? have.startsWith(want) : have === want;
       }
-      for (const [s, e] of found) {
-        ranges.push(
-          aligned ? [run.index + s, run.index + e] : [run.index, run.index + run[0].length],
-        );
+      if (!ok) continue;
+      const first = tokens[i]!;
+      const last = tokens[i + n - 1]!;
+      let end = last.end;
+      // A one-character no-space prefix marks that character, not the whole bigram.
+      if (
+        term.prefix &&
+        n === 1 &&
+        last.nospace &&
+        last.token !== term.tokens[0] &&
+        last.end - last.start === last.token.length
+      ) {
+        end = last.start + term.tokens[0]!.length;
       }
+      ranges.push([first.start, end]);
     }
   }
   ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
