@@ -118,7 +118,6 @@ const postgresql: Dialect = {
   contains: (haystack, needle) => Prisma.sql`strpos(${haystack}, ${needle}) > 0`,
   bytewise: (column) => Prisma.sql`${column} COLLATE "C"`,
   unindexed: (column) => column,
-  // jsonb equality: deep, key order ignored, numbers compared as numbers (as SQLite's atom).
   itemSearch(query) {
     const padded = Prisma.sql`(' ' || i."searchText" || ' ')`;
     const has = (needle: string) => Prisma.sql`strpos(${padded}, ${needle}) > 0`;
@@ -134,6 +133,7 @@ const postgresql: Dialect = {
       rank: pgRank(query),
     };
   },
+  // jsonb equality: deep, key order ignored, numbers compared as numbers (as SQLite's atom).
   jsonMemberEquals: (column, key, _value, canonical) =>
     Prisma.sql`(${column}::jsonb -> ${key}::text) = ${canonical}::jsonb`,
 };
