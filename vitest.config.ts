@@ -45,13 +45,15 @@ export default defineConfig({
         test: {
           name: 'postgresql',
           include: ['test/**/*.test.ts'],
-          // ui.test.ts, ui-forks.test.ts: Chromium on the thread browser, which reaches the database only through
-          // the API that the other files test on PostgreSQL; once (on SQLite) is enough.
+          // ui.test.ts, ui-forks.test.ts, ui-search.test.ts: Chromium on the thread browser, which
+          // reaches the database only through the API that the other files test on PostgreSQL;
+          // once (on SQLite) is enough (search itself: search.test.ts, on both).
           exclude: [
             'test/**/*.unit.test.ts',
             'test/schema.test.ts',
             'test/ui.test.ts',
             'test/ui-forks.test.ts',
+            'test/ui-search.test.ts',
           ],
           env: { TEST_PROVIDER: 'postgresql' },
         },

@@ -199,6 +199,13 @@ export const SCENARIO_INFO: ScenarioInfo[] = [
       'report throughput and p50/p99 per operation; append p99 ≤ 50 ms at the load the machine sustains (the mix is slowed ×2, ×4, ×8, ×16 until it holds)',
   },
   {
+    id: 'S10',
+    scenario:
+      "`searchItems` (run only with `--only S10`) at 1M items in a tenant, seeded by bulk SQL with the app's tokenizer: a rare word, a phrase, a prefix, a CJK substring, two common words, the most common word (about a fifth of the items) with and without a threadId filter, no match; first: 20 with snippets",
+    baseline: '—',
+    target: 'report p50/p99',
+  },
+  {
     id: 'M',
     scenario: 'memory: RSS with 1,000 idle followers; heap after 100k appended items and a GC',
     baseline: 'start of run',

@@ -50,13 +50,79 @@ export interface Dialect {
    * transaction is the lock. For a read-then-write rule per key (a cap per tenant).
    */
   transactionLockOn(name: string): Prisma.Sql | null;
+  /**
+   * Full-text search over Item."searchText" (src/search/): the FROM list, the match condition
+   * and the rank of a row (higher is better; for ordering only, the value differs per
+   * database). The FROM list gives the matching item's "tenantId", "threadId" and "seq" as
+   * `k`, and with `withItem` the Item row as `i` (SQLite reads it only when asked: a common
+   * word matches tens of thousands of rows). SQLite: the FTS5 table "ItemSearch" (tokenizer
+   * ascii: each token of searchText is one FTS5 token) through "ItemSearchKey", ranked by bm25.
+   * PostgreSQL: the GIN index on the searchText tokens as a tsvector without positions, ranked
+   * by term counts (pgRank); phrase order is checked as a substring of the space-joined tokens.
+   */
+  itemSearch(
+    query: FullTextQuery,
+    withItem: boolean,
+  ): { from: Prisma.Sql; where: Prisma.Sql; rank: Prisma.Sql };
 }
+
+/** A parsed search rendered for both databases (src/search/search-query.ts). */
+export interface FullTextQuery {
+  /** SQLite: the FTS5 MATCH expression. */
+  fts5: string;
+  /** PostgreSQL: a tsquery (quoted lexemes) that every match satisfies, for the index. */
+  tsquery: string;
+  /**
+   * PostgreSQL: conditions the tsquery cannot state (phrases: the lexemes have no positions);
+   * each needs one of its alternatives, substrings of " " + searchText + " ".
+   */
+  clauses: { any: string[] }[];
+  /** PostgreSQL: substrings of " " + searchText + " " a match must not hold. */
+  excludedNeedles: string[];
+  /** PostgreSQL: the terms to match, for ranking: whole tokens, token prefixes, phrases. */
+  rankTerms: ({ word: string } | { prefix: string } | { needle: string })[];
+}
+
+/**
+ * PostgreSQL's rank of a match, from string functions on "searchText" (no tsvector: building
+ * one per match cost 3-6x more, and the index's lexemes have no counts): each whole-token term
+ * counts its occurrences tf as tf / (tf + 1), a prefix or a phrase 1 when present, the sum
+ * divided by 1 + length / 2000 (longer texts rank lower). No IDF: for ordering only.
+ */
+function pgRank(query: FullTextQuery): Prisma.Sql {
+  // Tokens doubled-space separated, so " w " finds every occurrence (replace does not overlap).
+  const doubled = Prisma.sql`(' ' || replace(i."searchText", ' ', '  ') || ' ')`;
+  const parts = query.rankTerms.map((t) => {
+    if ('word' in t) {
+      const needle = ` ${t.word} `;
+      const tf = Prisma.sql`((length(${doubled}) - length(replace(${doubled}, ${needle}::text, '')))::float8 / length(${needle}::text))`;
+      return Prisma.sql`(${tf} / (${tf} + 1))`;
+    }
+    const needle = 'prefix' in t ? ` ${t.prefix}` : t.needle;
+    return Prisma.sql`(CASE WHEN strpos(' ' || i."searchText" || ' ', ${needle}) > 0 THEN 1.0 ELSE 0.0 END)`;
+  });
+  const sum = parts.length ? Prisma.join(parts, ' + ') : Prisma.sql`0`;
+  return Prisma.sql`((${sum}) / (1 + length(i."searchText") / 2000.0))::float8`;
+}
+
+/**
+ * Item."searchText" as a tsvector: its tokens as lexemes (no parser, no dictionary), through
+ * the function the GIN index is on (migration 20261201214400_item_search).
+ */
+const PG_SEARCH_VECTOR = Prisma.raw(`"item_search_vector"(i."searchText")`);
 
 const sqlite: Dialect = {
   contains: (haystack, needle) => Prisma.sql`instr(${haystack}, ${needle}) > 0`,
   bytewise: (column) => column,
   unindexed: (column) => Prisma.sql`+${column}`,
   lockShared: Prisma.empty,
+  itemSearch: (query, withItem) => ({
+    // "ItemSearch" unaliased: bm25() names the FTS5 table.
+    from: Prisma.sql`"ItemSearch" JOIN "ItemSearchKey" k ON k."key" = "ItemSearch"."rowid"
+      ${withItem ? Prisma.sql`JOIN "Item" i ON i."tenantId" = k."tenantId" AND i."threadId" = k."threadId" AND i."seq" = k."seq"` : Prisma.empty}`,
+    where: Prisma.sql`"ItemSearch" MATCH ${query.fts5}`,
+    rank: Prisma.sql`-bm25("ItemSearch")`,
+  }),
   jsonMemberEquals(column, key, value, canonical) {
     const member = (test: Prisma.Sql) =>
       Prisma.sql`EXISTS (SELECT 1 FROM json_each(${column}) AS m WHERE m.key = ${key} AND ${test})`;
@@ -81,6 +147,21 @@ const postgresql: Dialect = {
   bytewise: (column) => Prisma.sql`${column} COLLATE "C"`,
   unindexed: (column) => column,
   lockShared: Prisma.sql`FOR SHARE`,
+  itemSearch(query) {
+    const padded = Prisma.sql`(' ' || i."searchText" || ' ')`;
+    const has = (needle: string) => Prisma.sql`strpos(${padded}, ${needle}) > 0`;
+    const conditions = [
+      Prisma.sql`${PG_SEARCH_VECTOR} @@ ${query.tsquery}::tsquery`,
+      ...query.clauses.map((c) => Prisma.sql`(${Prisma.join(c.any.map(has), ' OR ')})`),
+      ...query.excludedNeedles.map((n) => Prisma.sql`NOT ${has(n)}`),
+    ];
+    return {
+      // One table: the key columns (k) are the item's (i).
+      from: Prisma.sql`"Item" i CROSS JOIN LATERAL (SELECT i."tenantId", i."threadId", i."seq") k`,
+      where: Prisma.join(conditions, ' AND '),
+      rank: pgRank(query),
+    };
+  },
   // jsonb equality: deep, key order ignored, numbers compared as numbers (as SQLite's atom).
   jsonMemberEquals: (column, key, _value, canonical) =>
     Prisma.sql`(${column}::jsonb -> ${key}::text) = ${canonical}::jsonb`,

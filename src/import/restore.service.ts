@@ -22,6 +22,7 @@ import { publishAppended } from '../items/item-events.js';
 import { ITEM_KINDS, ITEM_STATUSES, type ItemStatus } from '../items/item-types.js';
 import { isJsonObject, type JsonValue, jsonHash } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
+import { itemSearchText } from '../search/search-text.js';
 import { defaultExpiresAt, insertNewThread, newThreadRow } from '../threads/thread.service.js';
 import { MAX_USAGE_TOTAL } from '../threads/thread.store.js';
 import { linesOf } from '../transcripts/claude-code.js';
@@ -178,7 +179,12 @@ function prepareDumpedItem(ctx: ServiceContext, item: ItemLine, line: number): P
   const prepared = prepareItem(ctx, input, path);
   // The data written is the dump's, not the one prepareItem normalised: checked again.
   checkItemBytes(ctx, dataJson, prepared.rawJson, path);
-  return { ...prepared, type: item.type, dataJson };
+  return {
+    ...prepared,
+    type: item.type,
+    dataJson,
+    searchText: itemSearchText(item.type, item.data),
+  };
 }
 
 /** Runs of consecutive seqs: [firstSeq, items][]. */

@@ -28,6 +28,7 @@ import {
   MAX_JSON_DEPTH,
 } from '../json.js';
 import { publishThreadEvent } from '../pubsub/bus.js';
+import { itemSearchText } from '../search/search-text.js';
 import {
   advanceNextSeq,
   selectThread,
@@ -136,6 +137,7 @@ export function prepareItem(ctx: ServiceContext, input: NewItemInput, path: stri
     dataJson,
     rawJson,
     rawFormat,
+    searchText: itemSearchText(type, data),
   };
 }
 

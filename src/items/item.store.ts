@@ -54,6 +54,11 @@ export interface PreparedItem {
   rawFormat: string | null;
   /** message items that report usage: its counts (item-types.ts, usageOf); else none. */
   usage?: ItemUsage | null;
+  /**
+   * Item.searchText (src/search/search-text.ts, itemSearchText); null or left out: the item
+   * has no text to search (compaction markers).
+   */
+  searchText?: string | null;
 }
 
 /** An Item row as statements read it: the usage columns are not parsed (Thread holds sums). */
@@ -80,7 +85,7 @@ export function toItemRecord(row: ItemRow): ItemRecord {
   };
 }
 
-/** Rows per INSERT: 15 parameters a row, under SQLite's cap of 999. */
+/** Rows per INSERT: 16 parameters a row, under SQLite's cap of 999. */
 const ITEMS_PER_INSERT = 60;
 
 /**
@@ -112,9 +117,9 @@ export async function insertItems(
       .slice(start, start + ITEMS_PER_INSERT)
       .map(
         (r) =>
-          Prisma.sql`(${r.tenantId}, ${r.threadId}, ${r.seq}, ${r.type}, ${r.status}, ${r.responseId}, ${r.createdAt}, ${r.createdBy}, ${r.callId}, ${r.dataJson}, ${r.rawJson}, ${r.rawFormat}, ${r.inputTokens}, ${r.outputTokens}, ${r.totalTokens})`,
+          Prisma.sql`(${r.tenantId}, ${r.threadId}, ${r.seq}, ${r.type}, ${r.status}, ${r.responseId}, ${r.createdAt}, ${r.createdBy}, ${r.callId}, ${r.dataJson}, ${r.rawJson}, ${r.rawFormat}, ${r.inputTokens}, ${r.outputTokens}, ${r.totalTokens}, ${r.searchText})`,
       );
-    await tx.$executeRaw`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "inputTokens", "outputTokens", "totalTokens") VALUES ${Prisma.join(values)}`;
+    await tx.$executeRaw`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "inputTokens", "outputTokens", "totalTokens", "searchText") VALUES ${Prisma.join(values)}`;
   }
   return rows.map(toItemRecord);
 }
@@ -147,6 +152,7 @@ function itemRows(
     inputTokens: item.usage?.inputTokens ?? null,
     outputTokens: item.usage?.outputTokens ?? null,
     totalTokens: item.usage?.totalTokens ?? null,
+    searchText: item.searchText ?? null,
   }));
 }
 
@@ -198,7 +204,7 @@ export async function appendInOneStatement(
   // Casts give the VALUES columns their types (PostgreSQL would take text for every parameter).
   const values = a.items.map(
     (item, i) =>
-      Prisma.sql`(${i}::int, ${item.type}::text, ${item.status}::text, ${item.responseId}::text, ${item.createdAt ?? a.now}::timestamptz, ${item.createdBy}::text, ${item.callId}::text, ${item.dataJson}::text, ${item.rawJson}::text, ${item.rawFormat}::text, ${item.usage?.inputTokens ?? null}::bigint, ${item.usage?.outputTokens ?? null}::bigint, ${item.usage?.totalTokens ?? null}::bigint)`,
+      Prisma.sql`(${i}::int, ${item.type}::text, ${item.status}::text, ${item.responseId}::text, ${item.createdAt ?? a.now}::timestamptz, ${item.createdBy}::text, ${item.callId}::text, ${item.dataJson}::text, ${item.rawJson}::text, ${item.rawFormat}::text, ${item.usage?.inputTokens ?? null}::bigint, ${item.usage?.outputTokens ?? null}::bigint, ${item.usage?.totalTokens ?? null}::bigint, ${item.searchText ?? null}::text)`,
   );
   const add = addUsageSql(usageOfItems(a.items));
   const keyInsert = a.key
@@ -214,10 +220,10 @@ export async function appendInOneStatement(
       ${add.where}
       RETURNING *),
     i AS (
-      INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "inputTokens", "outputTokens", "totalTokens")
-      SELECT t."tenantId", t."id", t."nextSeq" - ${n} + v.i, v.type, v.status, v."responseId", v."createdAt", v."createdBy", v."callId", v."dataJson", v."rawJson", v."rawFormat", v."inputTokens", v."outputTokens", v."totalTokens"
+      INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "inputTokens", "outputTokens", "totalTokens", "searchText")
+      SELECT t."tenantId", t."id", t."nextSeq" - ${n} + v.i, v.type, v.status, v."responseId", v."createdAt", v."createdBy", v."callId", v."dataJson", v."rawJson", v."rawFormat", v."inputTokens", v."outputTokens", v."totalTokens", v."searchText"
       FROM t CROSS JOIN (VALUES ${Prisma.join(values)})
-        AS v(i, type, status, "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "inputTokens", "outputTokens", "totalTokens"))
+        AS v(i, type, status, "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "inputTokens", "outputTokens", "totalTokens", "searchText"))
     ${keyInsert}
     , ${appendedOutboxCte(a.webhookEventId, n, a.now)}
     SELECT *, (SELECT COUNT(*) FROM o) AS "outboxRows" FROM t`;

@@ -9,6 +9,7 @@ import '../items/item.schema.js';
 import '../items/item-write.schema.js';
 import '../nodes/node.schema.js';
 import '../threads/fork.schema.js';
+import '../search/search.schema.js';
 import '../threads/thread.schema.js';
 import '../transcripts/transcript.schema.js';
 import '../webhooks/webhook.schema.js';

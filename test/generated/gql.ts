@@ -45,6 +45,13 @@ type Documents = {
     "\n  query SafetyThreadsAfter($after: String!) {\n    threads(after: $after) {\n      totalCount\n    }\n  }\n": typeof types.SafetyThreadsAfterDocument,
     "\n  query SafetyItemsAfter($id: ID!, $after: String!) {\n    thread(id: $id) {\n      items(after: $after) {\n        totalCount\n      }\n    }\n  }\n": typeof types.SafetyItemsAfterDocument,
     "\n  query SafetyThread($id: ID!) {\n    thread(id: $id) {\n      id\n    }\n  }\n": typeof types.SafetyThreadDocument,
+    "\n  query SearchItemsTest($query: String!, $filter: ItemSearchFilter, $first: Int, $after: String) {\n    searchItems(query: $query, filter: $filter, first: $first, after: $after) {\n      edges {\n        cursor\n        snippet\n        thread {\n          id\n        }\n        node {\n          ... on ConversationItem {\n            id\n            seq\n            type\n          }\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n": typeof types.SearchItemsTestDocument,
+    "\n  mutation SearchCreateThread($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.SearchCreateThreadDocument,
+    "\n  mutation SearchAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": typeof types.SearchAppendDocument,
+    "\n  mutation SearchUpdateThread($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        archived\n      }\n    }\n  }\n": typeof types.SearchUpdateThreadDocument,
+    "\n  mutation SearchPurge($input: PurgeItemsInput!) {\n    purgeItems(input: $input) {\n      itemsDeleted\n    }\n  }\n": typeof types.SearchPurgeDocument,
+    "\n  mutation SearchDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      itemsDeleted\n    }\n  }\n": typeof types.SearchDeleteDocument,
+    "\n  mutation SearchImport($input: ImportTranscriptInput!) {\n    importTranscript(input: $input) {\n      thread {\n        id\n      }\n      itemsImported\n    }\n  }\n": typeof types.SearchImportDocument,
     "\n  mutation SharedSqliteCreate($id: ID!, $agentId: String!) {\n    createThread(input: { id: $id, agentId: $agentId }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.SharedSqliteCreateDocument,
     "\n  mutation SharedSqliteAppend($threadId: ID!, $content: String!) {\n    appendItems(input: { threadId: $threadId, items: [{ message: { role: \"user\", content: $content } }] }) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": typeof types.SharedSqliteAppendDocument,
     "\n  mutation SharedSqliteRename($id: ID!) {\n    updateThread(input: { id: $id, name: \"renamed elsewhere\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.SharedSqliteRenameDocument,
@@ -65,6 +72,7 @@ type Documents = {
     "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n": typeof types.TombstoneLookDocument,
     "\n  mutation UiForksFork($input: ForkThreadInput!) {\n    forkThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n": typeof types.UiForksForkDocument,
     "\n  mutation UiForksDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      deletedThreadId\n    }\n  }\n": typeof types.UiForksDeleteDocument,
+    "\n  mutation UiSearchTestArchive($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        archived\n      }\n    }\n  }\n": typeof types.UiSearchTestArchiveDocument,
     "\n  mutation UiTestAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": typeof types.UiTestAppendDocument,
     "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n": typeof types.UiTestThreadDocument,
     "\n  query UsageOfThread($id: ID!) {\n    thread(id: $id) {\n      itemCount\n      nextSeq\n      usage {\n        inputTokens\n        outputTokens\n        totalTokens\n        messagesWithUsage\n      }\n    }\n  }\n": typeof types.UsageOfThreadDocument,
@@ -105,6 +113,13 @@ const documents: Documents = {
     "\n  query SafetyThreadsAfter($after: String!) {\n    threads(after: $after) {\n      totalCount\n    }\n  }\n": types.SafetyThreadsAfterDocument,
     "\n  query SafetyItemsAfter($id: ID!, $after: String!) {\n    thread(id: $id) {\n      items(after: $after) {\n        totalCount\n      }\n    }\n  }\n": types.SafetyItemsAfterDocument,
     "\n  query SafetyThread($id: ID!) {\n    thread(id: $id) {\n      id\n    }\n  }\n": types.SafetyThreadDocument,
+    "\n  query SearchItemsTest($query: String!, $filter: ItemSearchFilter, $first: Int, $after: String) {\n    searchItems(query: $query, filter: $filter, first: $first, after: $after) {\n      edges {\n        cursor\n        snippet\n        thread {\n          id\n        }\n        node {\n          ... on ConversationItem {\n            id\n            seq\n            type\n          }\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n": types.SearchItemsTestDocument,
+    "\n  mutation SearchCreateThread($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n": types.SearchCreateThreadDocument,
+    "\n  mutation SearchAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": types.SearchAppendDocument,
+    "\n  mutation SearchUpdateThread($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        archived\n      }\n    }\n  }\n": types.SearchUpdateThreadDocument,
+    "\n  mutation SearchPurge($input: PurgeItemsInput!) {\n    purgeItems(input: $input) {\n      itemsDeleted\n    }\n  }\n": types.SearchPurgeDocument,
+    "\n  mutation SearchDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      itemsDeleted\n    }\n  }\n": types.SearchDeleteDocument,
+    "\n  mutation SearchImport($input: ImportTranscriptInput!) {\n    importTranscript(input: $input) {\n      thread {\n        id\n      }\n      itemsImported\n    }\n  }\n": types.SearchImportDocument,
     "\n  mutation SharedSqliteCreate($id: ID!, $agentId: String!) {\n    createThread(input: { id: $id, agentId: $agentId }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.SharedSqliteCreateDocument,
     "\n  mutation SharedSqliteAppend($threadId: ID!, $content: String!) {\n    appendItems(input: { threadId: $threadId, items: [{ message: { role: \"user\", content: $content } }] }) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n": types.SharedSqliteAppendDocument,
     "\n  mutation SharedSqliteRename($id: ID!) {\n    updateThread(input: { id: $id, name: \"renamed elsewhere\" }) {\n      thread {\n        id\n      }\n    }\n  }\n": types.SharedSqliteRenameDocument,
@@ -125,6 +140,7 @@ const documents: Documents = {
     "\n  query TombstoneLook($id: ID!, $nodeIds: [ID!]!) {\n    thread(id: $id) {\n      id\n      itemCount\n    }\n    nodes(ids: $nodeIds) {\n      id\n    }\n  }\n": types.TombstoneLookDocument,
     "\n  mutation UiForksFork($input: ForkThreadInput!) {\n    forkThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n": types.UiForksForkDocument,
     "\n  mutation UiForksDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      deletedThreadId\n    }\n  }\n": types.UiForksDeleteDocument,
+    "\n  mutation UiSearchTestArchive($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        archived\n      }\n    }\n  }\n": types.UiSearchTestArchiveDocument,
     "\n  mutation UiTestAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      thread {\n        nextSeq\n      }\n    }\n  }\n": types.UiTestAppendDocument,
     "\n  query UiTestThread($id: ID!) {\n    thread(id: $id) {\n      id\n      name\n      archived\n    }\n  }\n": types.UiTestThreadDocument,
     "\n  query UsageOfThread($id: ID!) {\n    thread(id: $id) {\n      itemCount\n      nextSeq\n      usage {\n        inputTokens\n        outputTokens\n        totalTokens\n        messagesWithUsage\n      }\n    }\n  }\n": types.UsageOfThreadDocument,
@@ -275,6 +291,34 @@ export function graphql(source: "\n  query SafetyThread($id: ID!) {\n    thread(
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query SearchItemsTest($query: String!, $filter: ItemSearchFilter, $first: Int, $after: String) {\n    searchItems(query: $query, filter: $filter, first: $first, after: $after) {\n      edges {\n        cursor\n        snippet\n        thread {\n          id\n        }\n        node {\n          ... on ConversationItem {\n            id\n            seq\n            type\n          }\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n"): (typeof documents)["\n  query SearchItemsTest($query: String!, $filter: ItemSearchFilter, $first: Int, $after: String) {\n    searchItems(query: $query, filter: $filter, first: $first, after: $after) {\n      edges {\n        cursor\n        snippet\n        thread {\n          id\n        }\n        node {\n          ... on ConversationItem {\n            id\n            seq\n            type\n          }\n        }\n      }\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        endCursor\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SearchCreateThread($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SearchCreateThread($input: CreateThreadInput!) {\n    createThread(input: $input) {\n      thread {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SearchAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SearchAppend($input: AppendItemsInput!) {\n    appendItems(input: $input) {\n      items {\n        ... on ConversationItem {\n          seq\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SearchUpdateThread($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        archived\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SearchUpdateThread($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        archived\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SearchPurge($input: PurgeItemsInput!) {\n    purgeItems(input: $input) {\n      itemsDeleted\n    }\n  }\n"): (typeof documents)["\n  mutation SearchPurge($input: PurgeItemsInput!) {\n    purgeItems(input: $input) {\n      itemsDeleted\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SearchDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      itemsDeleted\n    }\n  }\n"): (typeof documents)["\n  mutation SearchDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      itemsDeleted\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SearchImport($input: ImportTranscriptInput!) {\n    importTranscript(input: $input) {\n      thread {\n        id\n      }\n      itemsImported\n    }\n  }\n"): (typeof documents)["\n  mutation SearchImport($input: ImportTranscriptInput!) {\n    importTranscript(input: $input) {\n      thread {\n        id\n      }\n      itemsImported\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation SharedSqliteCreate($id: ID!, $agentId: String!) {\n    createThread(input: { id: $id, agentId: $agentId }) {\n      thread {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SharedSqliteCreate($id: ID!, $agentId: String!) {\n    createThread(input: { id: $id, agentId: $agentId }) {\n      thread {\n        id\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -352,6 +396,10 @@ export function graphql(source: "\n  mutation UiForksFork($input: ForkThreadInpu
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation UiForksDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      deletedThreadId\n    }\n  }\n"): (typeof documents)["\n  mutation UiForksDelete($input: DeleteThreadInput!) {\n    deleteThread(input: $input) {\n      deletedThreadId\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UiSearchTestArchive($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        archived\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UiSearchTestArchive($input: UpdateThreadInput!) {\n    updateThread(input: $input) {\n      thread {\n        archived\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

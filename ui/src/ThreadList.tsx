@@ -1,5 +1,6 @@
 /**
- * The thread list: newest activity first, searched by name, filtered by agent and archived,
+ * The thread list: newest activity first, with a search over the items of all threads
+ * (ItemSearch.tsx) above it, searched by name, filtered by agent and archived,
  * paged by cursor as the list scrolls, and live (followThreads): a thread created or appended
  * to elsewhere moves to the top without a reload, a deleted one leaves. Rename, archive and
  * delete (after a confirmation dialog) on each row. Arrow keys move between threads.
@@ -16,6 +17,7 @@ import {
 import { Link } from 'react-router';
 import type { Thread, ThreadFilter } from '../../client/src/index.js';
 import { itemPreview, liveState, shortTime } from './format.js';
+import { ItemSearch } from './ItemSearch.js';
 import { describeError, useClient, useSession } from './session.js';
 import { useSentinel } from './useSentinel.js';
 
@@ -239,6 +241,7 @@ export function ThreadList() {
           {live === 'live' ? 'Live' : live === 'retrying' ? 'Reconnecting…' : 'Connecting…'}
         </span>
       </div>
+      <ItemSearch agentId={settled.agent.trim() || null} includeArchived={settled.archived} />
       <search>
         <form className="filters" onSubmit={(e: FormEvent) => e.preventDefault()}>
           <div className="field">
