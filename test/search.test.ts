@@ -461,6 +461,41 @@ describe('the index follows every write', () => {
     expect((await search(A, 'narwhal')).edges).toEqual([]);
   });
 
+  it("a fork's copied items are found in the fork; its later appends and the source's stay apart", async () => {
+    await A.execute(CREATE, { input: { id: 'fork-src', agentId: 'agent-s' } });
+    await A.execute(APPEND, {
+      input: { threadId: 'fork-src', items: [msg('okapi one'), msg('okapi two')] },
+    });
+    await A.execute(
+      'mutation($input: ForkThreadInput!) { forkThread(input: $input) { thread { id } } }',
+      { input: { threadId: 'fork-src', atSeq: 0, id: 'fork-dst' } },
+    );
+    await A.execute(APPEND, { input: { threadId: 'fork-dst', items: [msg('okapi three')] } });
+    const threadsOf = async (query: string) =>
+      (await search(A, query)).edges.map((e) => `${e.thread.id}:${e.node.seq}`).sort();
+    expect(await threadsOf('okapi')).toEqual([
+      'fork-dst:0',
+      'fork-dst:1',
+      'fork-src:0',
+      'fork-src:1',
+    ]);
+    expect(await threadsOf('okapi two')).toEqual(['fork-src:1']);
+    expect(await threadsOf('okapi three')).toEqual(['fork-dst:1']);
+    await A.execute(DELETE, { input: { id: 'fork-src' } });
+    expect(await threadsOf('okapi')).toEqual(['fork-dst:0', 'fork-dst:1']);
+  });
+
+  it('an expired thread is left out at once, before the expiry job runs', async () => {
+    await A.execute(
+      'mutation($at: DateTime!) { createThread(input: { id: "expiring", agentId: "agent-s", expiresAt: $at }) { thread { id } } }',
+      { at: new Date(Date.now() + 500).toISOString() },
+    );
+    await A.execute(APPEND, { input: { threadId: 'expiring', items: [msg('quokka soon')] } });
+    expect((await search(A, 'quokka')).edges).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await search(A, 'quokka')).edges).toEqual([]);
+  });
+
   it('large appends (the transaction path on PostgreSQL) and imports are searchable', async () => {
     await A.execute(CREATE, { input: { id: 'big', agentId: 'agent-s' } });
     const items = Array.from({ length: 150 }, (_, i) => msg(`bulk item ${i} pelican`));
