@@ -22,6 +22,8 @@ describe('schema.graphql', () => {
         'identity',
         '--part',
         'transcripts',
+        '--part',
+        'beyond',
       ],
       {
         cwd: root,
