@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearchQuery, toFullTextQuery } from '../src/search/search-query.js';
 import { itemText, MAX_TOKEN_LENGTH, searchTextOf } from '../src/search/search-text.js';
-import { escapeHtml, snippetOf } from '../src/search/snippet.js';
+import { escapeHtml, SNIPPET_LENGTH, snippetOf } from '../src/search/snippet.js';
 
 describe('search tokens', () => {
   it.each([
@@ -96,5 +96,41 @@ describe('snippets', () => {
     expect(snippet.startsWith('…')).toBe(true);
     expect(snippet.endsWith('…')).toBe(true);
     expect(snippet).toContain('<mark>needle</mark>');
+  });
+});
+
+describe('snippets stay small and whole (review of issue 14)', () => {
+  const termsOf = (q: string) => parseSearchQuery(q).clauses.flat();
+
+  it('a query repeating a word 333 times is the word once (was 7 s and 655 MB per snippet)', () => {
+    const repeated = termsOf('zq '.repeat(333).trim());
+    expect(repeated).toHaveLength(1);
+    const snippet = snippetOf('zq '.repeat(10_000), repeated);
+    expect(snippet.startsWith('<mark>zq</mark> <mark>zq</mark>')).toBe(true);
+  });
+
+  it('a 1 MB text with a match everywhere reads only the window', () => {
+    const text = 'mu '.repeat(350_000);
+    const snippet = snippetOf(text, termsOf('mu'));
+    expect(snippet.length).toBeLessThan(SNIPPET_LENGTH * 20);
+    expect(snippet.endsWith('…')).toBe(true);
+  });
+
+  it('repeated and chained terms collapse: the parser keeps each once', () => {
+    expect(parseSearchQuery('a a a b a').clauses).toHaveLength(2);
+    const many = Array.from({ length: 200 }, (_, i) => `w${i}`).join(' OR ');
+    expect(toFullTextQuery(parseSearchQuery(many))?.rankTerms).toHaveLength(16);
+  });
+
+  it('never cuts a surrogate pair at either end of the window', () => {
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    expect(snippetOf(`xxx${' 😀'.repeat(150)}`, termsOf('xxx'))).not.toMatch(lone);
+    expect(snippetOf(`${'😀'.repeat(40)}ab hello`, termsOf('hello'))).not.toMatch(lone);
+  });
+
+  it('marks the right characters when folding changes lengths inside a run', () => {
+    const text = 'e\u0301😀ﬁ surry';
+    expect(snippetOf(text, termsOf('😀'))).toBe('e\u0301<mark>😀</mark>ﬁ surry');
+    expect(snippetOf(text, termsOf('ﬁ'))).toBe('e\u0301😀<mark>ﬁ</mark> surry');
   });
 });

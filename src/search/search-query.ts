@@ -106,6 +106,9 @@ function toTerm(raw: RawTerm): Term | null {
   return { tokens, prefix: raw.prefix || endsInNoSpace };
 }
 
+/** Most distinct terms that rank a PostgreSQL match (dialect.ts, pgRank); all of them match. */
+export const MAX_RANK_TERMS = 16;
+
 /** Parses a search query; never throws (see the module comment for the syntax). */
 export function parseSearchQuery(query: string): SearchQuery {
   const lexed = lex(query);
@@ -134,7 +137,20 @@ export function parseSearchQuery(query: string): SearchQuery {
     else clauses.push([term]);
     joinNext = false;
   }
-  return { clauses, excluded };
+  // Repeats change nothing a query matches ("a a" is "a"); kept, they only cost (each term is
+  // ranked and marked per row).
+  const key = (t: Term) => `${t.prefix ? '*' : ''}${t.tokens.join(' ')}`;
+  const clauseKey = (c: Term[]) => [...new Set(c.map(key))].sort().join('|');
+  const unique = <T>(list: T[], keyOf: (x: T) => string) => [
+    ...new Map(list.map((x) => [keyOf(x), x])).values(),
+  ];
+  return {
+    clauses: unique(
+      clauses.map((c) => unique(c, key)),
+      clauseKey,
+    ),
+    excluded: unique(excluded, key),
+  };
 }
 
 /** FTS5 syntax of a term: quoted tokens (they hold no quote or ASCII punctuation). */
@@ -192,8 +208,12 @@ export function toFullTextQuery(q: SearchQuery): FullTextQuery | null {
         any: c.map(needleOf),
       })),
     excludedNeedles: q.excluded.filter((t) => t.tokens.length > 1).map(needleOf),
-    rankTerms: q.clauses
-      .flat()
+    // Ranking reads every matching row once per term: the first MAX_RANK_TERMS distinct terms
+    // rank, every term still has to match.
+    rankTerms: [
+      ...new Map(q.clauses.flat().map((t) => [`${t.prefix}${t.tokens.join(' ')}`, t])).values(),
+    ]
+      .slice(0, MAX_RANK_TERMS)
       .map((t) =>
         t.tokens.length > 1
           ? { needle: needleOf(t) }
