@@ -199,6 +199,8 @@ const cases: [string, string[]][] = [
   ['🎉', ['party']],
   ['party', ['party']],
   ['한국어', ['korean']],
+  ['한국', ['korean']],
+  ['국어', ['korean']],
   ['mixed東京abc', ['mixed']],
   ['read_file', ['call', 'result']],
   ['app.ts', ['call']],

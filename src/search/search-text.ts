@@ -31,9 +31,12 @@ const ACCENTS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\uf
 /** A run of text that may hold tokens: letters, digits, marks, emoji and their joiners. */
 export const RUN = /[\p{L}\p{N}\p{M}\p{Extended_Pictographic}\u200d]+/gu;
 
-/** Letters of scripts written without spaces (a lookahead keeps their punctuation out). */
+/**
+ * Letters of scripts matched by substring (a lookahead keeps their punctuation out): those
+ * written without spaces, and Korean, whose words carry their particles (한국 finds 한국어를).
+ */
 const NO_SPACE =
-  '(?:(?=[\\p{L}\\p{N}\\p{M}])[\\p{scx=Han}\\p{scx=Hira}\\p{scx=Kana}\\p{scx=Thai}\\p{scx=Laoo}\\p{scx=Khmr}\\p{scx=Mymr}])';
+  '(?:(?=[\\p{L}\\p{N}\\p{M}])[\\p{scx=Han}\\p{scx=Hira}\\p{scx=Kana}\\p{scx=Thai}\\p{scx=Laoo}\\p{scx=Khmr}\\p{scx=Mymr}\\p{scx=Hang}])';
 
 /** Segments of a folded run: an emoji, a no-space run, or a word. */
 const SEGMENT = new RegExp(
