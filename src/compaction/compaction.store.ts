@@ -5,6 +5,7 @@
  * other stores. No rules: compaction.service.ts holds them.
  */
 import { readInChunks } from '../db/chunks.js';
+import { copyThreadRows } from '../db/copy.js';
 import type { Executor } from '../db/transaction.js';
 import { type Compaction, Prisma } from '../generated/prisma/client.js';
 import { compactionId } from '../ids.js';
@@ -73,17 +74,6 @@ export async function insertCompaction(
 }
 
 /**
- * Columns of Compaction that a copy to another thread does not carry over as they are (the
- * keys that name the thread); every other column of the model is copied unchanged.
- */
-const COMPACTION_COLUMNS_NOT_COPIED: ReadonlySet<string> = new Set(['tenantId', 'threadId']);
-
-/** The columns copyCompactions copies, in the model's order. */
-export const COMPACTION_COPIED_COLUMNS: readonly string[] = Object.values(
-  Prisma.CompactionScalarFieldEnum,
-).filter((column) => !COMPACTION_COLUMNS_NOT_COPIED.has(column));
-
-/**
  * Copies the records of thread `from` that lie wholly inside seqs 0..`atSeq` to thread `to`,
  * in one INSERT ... SELECT: the range summarized (endSeq <= atSeq) and the marker item
  * written with it (markerSeq <= atSeq), since the marker seq names the record
@@ -98,12 +88,13 @@ export async function copyCompactions(
   to: string,
   atSeq: number,
 ): Promise<number> {
-  const columns = Prisma.raw(COMPACTION_COPIED_COLUMNS.map((c) => `"${c}"`).join(', '));
-  return tx.$executeRaw`
-    INSERT INTO "Compaction" ("tenantId", "threadId", ${columns})
-    SELECT "tenantId", ${to}, ${columns} FROM "Compaction"
-    WHERE "tenantId" = ${tenantId} AND "threadId" = ${from}
-      AND "endSeq" <= ${atSeq} AND "markerSeq" <= ${atSeq}`;
+  return copyThreadRows(
+    tx,
+    'Compaction',
+    Prisma.CompactionScalarFieldEnum,
+    { tenantId, from, to },
+    Prisma.sql`"endSeq" <= ${atSeq} AND "markerSeq" <= ${atSeq}`,
+  );
 }
 
 /** Deletes every record of a thread; returns how many. */

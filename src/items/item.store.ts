@@ -6,6 +6,7 @@
  * rules: item.service.ts decides seqs, bounds and what a missing row means.
  */
 import { readInChunks } from '../db/chunks.js';
+import { copyThreadRows } from '../db/copy.js';
 import type { Executor } from '../db/transaction.js';
 import { type Item, Prisma, type Thread } from '../generated/prisma/client.js';
 import { itemId } from '../ids.js';
@@ -545,25 +546,11 @@ export async function hasItemNotOfType(
 }
 
 /**
- * Columns of Item that a copy to another thread does not carry over as they are: the keys
- * that name the thread. Every other column of the model (Prisma's ItemScalarFieldEnum: seq,
- * type, status, data, raw, times, ... and any column added later) is copied unchanged, so a
- * new column needs no edit here; a column the database computes itself (or one that must not
- * follow the item) goes on this list.
- */
-const ITEM_COLUMNS_NOT_COPIED: ReadonlySet<string> = new Set(['tenantId', 'threadId']);
-
-/** The columns copyItems copies, quoted, in the model's order. */
-export const ITEM_COPIED_COLUMNS: readonly string[] = Object.values(
-  Prisma.ItemScalarFieldEnum,
-).filter((column) => !ITEM_COLUMNS_NOT_COPIED.has(column));
-
-/**
  * Copies the items with seq <= `atSeq` of thread `from` to thread `to` of the same tenant, in
  * one INSERT ... SELECT (no row passes through the server, however many there are): seqs,
  * types, data, raw records and createdAt stay as they are, so the copies' ids are
- * "<to>:<seq>"; purged seqs stay holes. Idempotency keys are not copied. The thread `to`
- * must exist (the foreign key).
+ * "<to>:<seq>"; purged seqs stay holes. Every column is copied (db/copy.ts), search text and
+ * usage included. Idempotency keys are not copied. The thread `to` must exist.
  * @returns how many items were copied
  */
 export async function copyItems(
@@ -573,11 +560,13 @@ export async function copyItems(
   to: string,
   atSeq: number,
 ): Promise<number> {
-  const columns = Prisma.raw(ITEM_COPIED_COLUMNS.map((c) => `"${c}"`).join(', '));
-  return tx.$executeRaw`
-    INSERT INTO "Item" ("tenantId", "threadId", ${columns})
-    SELECT "tenantId", ${to}, ${columns} FROM "Item"
-    WHERE "tenantId" = ${tenantId} AND "threadId" = ${from} AND "seq" <= ${atSeq}`;
+  return copyThreadRows(
+    tx,
+    'Item',
+    Prisma.ItemScalarFieldEnum,
+    { tenantId, from, to },
+    Prisma.sql`"seq" <= ${atSeq}`,
+  );
 }
 
 /**
