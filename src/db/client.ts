@@ -10,13 +10,17 @@ import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
-import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type {
+  SqlDriverAdapter,
+  SqlMigrationAwareDriverAdapterFactory,
+} from '@prisma/driver-adapter-utils';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { ConfigError, databaseUrlProblem } from '../env.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PrismaClient as PrismaPgClient } from '../generated/prisma-pg/client.js';
 import { applyMigrations, hasPendingMigrations, type Provider } from './migrations.js';
+import { registerDirect } from './raw.js';
 import { serialisedSqlite } from './sqlite.js';
 
 export type Db = PrismaClient;
@@ -92,6 +96,33 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /** The adapter over a pool we create, so its gauges (in use, idle, waiting) can be read. */
 function postgresFactory(pool: pg.Pool): SqlMigrationAwareDriverAdapterFactory {
   return new PrismaPg(pool, { disposeExternalPool: true });
+}
+
+/** `factory`, with the adapter it connected (once Prisma connected it; null before). */
+function keepingAdapter(factory: SqlMigrationAwareDriverAdapterFactory): {
+  factory: SqlMigrationAwareDriverAdapterFactory;
+  adapter: () => SqlDriverAdapter | null;
+} {
+  let adapter: SqlDriverAdapter | null = null;
+  return {
+    factory: {
+      provider: factory.provider,
+      adapterName: factory.adapterName,
+      connect: async () => {
+        const connected = await factory.connect();
+        const dispose = connected.dispose.bind(connected);
+        // A disposed adapter is never used directly: statements go through Prisma again.
+        connected.dispose = async () => {
+          if (adapter === connected) adapter = null;
+          return dispose();
+        };
+        adapter = connected;
+        return connected;
+      },
+      connectToShadowDb: () => factory.connectToShadowDb(),
+    },
+    adapter: () => adapter,
+  };
 }
 
 function postgresPool(url: string, options: OpenOptions): pg.Pool {
@@ -297,20 +328,30 @@ async function connect(url: string, provider: Provider, options: OpenOptions): P
   const statements: Database['statements'] = { count: 0, log: null };
   const log = [{ emit: 'event' as const, level: 'query' as const }];
   const pool = provider === 'postgresql' ? postgresPool(url, options) : null;
+  // The adapter Prisma connects, kept for raw statements sent to it directly (raw.ts).
+  const connected = keepingAdapter(
+    pool ? postgresFactory(pool) : serialisedSqlite(sqliteFactory(url)),
+  );
   // Both generated clients have the same model API; services are typed against the SQLite one.
   const prisma = pool
-    ? (new PrismaPgClient({ adapter: postgresFactory(pool), log }) as unknown as PrismaClient)
-    : new PrismaClient({ adapter: serialisedSqlite(sqliteFactory(url)), log });
+    ? (new PrismaPgClient({ adapter: connected.factory, log }) as unknown as PrismaClient)
+    : new PrismaClient({ adapter: connected.factory, log });
   const events = prisma as unknown as {
     $on(event: 'query', cb: (e: { query: string }) => void): void;
   };
-  events.$on('query', (e) => {
-    if (/^(BEGIN|COMMIT|ROLLBACK|PRAGMA)\b/i.test(e.query)) return;
-    if (e.query.trimStart().startsWith(BACKGROUND_SQL)) return;
+  const count = (query: string) => {
+    if (/^(BEGIN|COMMIT|ROLLBACK|PRAGMA)\b/i.test(query)) return;
+    if (query.trimStart().startsWith(BACKGROUND_SQL)) return;
     statements.count += 1;
-    statements.log?.push(e.query);
-  });
+    statements.log?.push(query);
+  };
+  events.$on('query', (e) => count(e.query));
   await prisma.$connect();
+  registerDirect(prisma, {
+    adapter: connected.adapter,
+    numbered: provider === 'postgresql',
+    count,
+  });
   if (provider === 'sqlite') {
     // WAL lets readers go on while a write commits. FULL syncs the WAL at every commit, so an
     // acknowledged write survives a power loss; NORMAL (opt-in) syncs only at checkpoints.

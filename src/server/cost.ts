@@ -116,6 +116,42 @@ function scalarLength(value: unknown): number {
   return 4; // null, undefined (written as null in arrays)
 }
 
+/** The most UTF-8 bytes one UTF-16 code unit takes in Buffer.byteLength (as jsonBytes counts). */
+const MAX_BYTES_PER_UNIT = 3;
+
+/**
+ * True when jsonBytes(value) is certainly at most `limit`: an upper bound of it that counts 3
+ * bytes per UTF-16 code unit of every string and key and 24 per number, with no allocation and
+ * no native call per string (CPU profiles of history pages put jsonBytes at 5-6% of a read).
+ * Stops (false) once the bound passes `limit`.
+ */
+function surelyWithin(value: unknown, limit: number): boolean {
+  let size = 0;
+  const measure = (v: unknown): boolean => {
+    if (typeof v === 'string') size += v.length * MAX_BYTES_PER_UNIT + 2;
+    else if (v === null || typeof v !== 'object')
+      size += 24; // the longest number JSON writes
+    else if (typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+      return measure((v as { toJSON: () => unknown }).toJSON());
+    } else if (Array.isArray(v)) {
+      size += 2;
+      for (const element of v) {
+        size += 1;
+        if (!measure(element)) return false;
+      }
+    } else {
+      size += 2;
+      for (const key in v) {
+        if (!Object.hasOwn(v, key)) continue;
+        size += key.length * MAX_BYTES_PER_UNIT + 4;
+        if (!measure((v as Record<string, unknown>)[key])) return false;
+      }
+    }
+    return size <= limit;
+  };
+  return measure(value);
+}
+
 /**
  * The bytes JSON.stringify(value) would write, without writing it (strings as UTF-8 plus quotes;
  * escapes are not counted, so a string of control characters is under-counted). Stops once
@@ -173,14 +209,15 @@ function tooLargeResult(maxBytes: number): ExecutionResult {
  */
 export function responseSizePlugin(maxBytes: number): Plugin {
   // One result object can reach many followers (shared-subscriptions.ts): measured once.
-  const sizes = new WeakMap<ExecutionResult, number>();
-  const sizeOf = (result: ExecutionResult): number => {
-    let size = sizes.get(result);
-    if (size === undefined) {
-      size = jsonBytes(result, maxBytes);
-      sizes.set(result, size);
+  const verdicts = new WeakMap<ExecutionResult, boolean>();
+  const isOver = (result: ExecutionResult): boolean => {
+    let over = verdicts.get(result);
+    if (over === undefined) {
+      // Nearly every response is far under the cap: the cheap bound clears it unmeasured.
+      over = !surelyWithin(result, maxBytes) && jsonBytes(result, maxBytes) > maxBytes;
+      verdicts.set(result, over);
     }
-    return size;
+    return over;
   };
   const cap =
     (contextValue: object, perEvent: boolean) =>
@@ -194,7 +231,7 @@ export function responseSizePlugin(maxBytes: number): Plugin {
       const budget = existingReadBudget(contextValue);
       if (budget?.exceeded) {
         setResult({ data: null, errors: [asGraphQLError(budget.exceeded)] });
-      } else if (sizeOf(result) > maxBytes) {
+      } else if (isOver(result)) {
         setResult(tooLargeResult(maxBytes));
       }
       if (perEvent) budget?.reset();

@@ -10,6 +10,7 @@ import { readInChunks } from '../db/chunks.js';
 import type { Database } from '../db/client.js';
 import { dialectOf } from '../db/dialect.js';
 import { isRecordNotFound } from '../db/errors.js';
+import { queryRows } from '../db/raw.js';
 import type { Executor } from '../db/transaction.js';
 import { Prisma, type Thread } from '../generated/prisma/client.js';
 import type { UsageTotals } from '../items/item-types.js';
@@ -115,9 +116,12 @@ export async function selectThread(
   tenantId: string,
   id: string,
 ): Promise<ThreadRecord | null> {
-  const rows = await db.$queryRaw<Thread[]>`
+  const rows = await queryRows<Thread>(
+    db,
+    Prisma.sql`
     SELECT * FROM "Thread"
-    WHERE "tenantId" = ${tenantId} AND "id" = ${id} AND ${notExpired(new Date())}`;
+    WHERE "tenantId" = ${tenantId} AND "id" = ${id} AND ${notExpired(new Date())}`,
+  );
   return rows[0] ? toThreadRecord(rows[0]) : null;
 }
 
@@ -132,9 +136,12 @@ export async function selectThreadShared(
   tenantId: string,
   id: string,
 ): Promise<ThreadRecord | null> {
-  const rows = await tx.$queryRaw<Thread[]>`
+  const rows = await queryRows<Thread>(
+    tx,
+    Prisma.sql`
     SELECT * FROM "Thread" WHERE "tenantId" = ${tenantId} AND "id" = ${id} AND ${notExpired(new Date())}
-    ${dialectOf(provider).lockShared}`;
+    ${dialectOf(provider).lockShared}`,
+  );
   return rows[0] ? toThreadRecord(rows[0]) : null;
 }
 
@@ -151,14 +158,17 @@ export async function setItemCount(
   itemCount: number,
 ): Promise<ThreadRecord | null> {
   const items = Prisma.sql`FROM "Item" WHERE "tenantId" = ${tenantId} AND "threadId" = ${id}`;
-  const rows = await tx.$queryRaw<Thread[]>`
+  const rows = await queryRows<Thread>(
+    tx,
+    Prisma.sql`
     UPDATE "Thread" SET "itemCount" = ${itemCount},
       "inputTokens" = (SELECT COALESCE(SUM("inputTokens"), 0) ${items}),
       "outputTokens" = (SELECT COALESCE(SUM("outputTokens"), 0) ${items}),
       "totalTokens" = (SELECT COALESCE(SUM("totalTokens"), 0) ${items}),
       "messagesWithUsage" = (SELECT COUNT("totalTokens") ${items})
     WHERE "tenantId" = ${tenantId} AND "id" = ${id}
-    RETURNING *`;
+    RETURNING *`,
+  );
   return rows[0] ? toThreadRecord(rows[0]) : null;
 }
 
@@ -172,12 +182,13 @@ export async function selectThreads(
   ids: readonly string[],
 ): Promise<ThreadRecord[]> {
   const now = new Date();
-  const rows = await readInChunks(
-    ids,
-    1,
-    (chunk) => db.$queryRaw<Thread[]>`
+  const rows = await readInChunks(ids, 1, (chunk) =>
+    queryRows<Thread>(
+      db,
+      Prisma.sql`
       SELECT * FROM "Thread"
       WHERE "tenantId" = ${tenantId} AND "id" IN (${Prisma.join(chunk)}) AND ${notExpired(now)}`,
+    ),
   );
   return rows.map(toThreadRecord);
 }
@@ -258,12 +269,15 @@ export async function advanceNextSeq(
   probe?: Prisma.Sql,
 ): Promise<(ThreadRecord & { probe?: number }) | null> {
   const add = addUsageSql(usage);
-  const updated = await tx.$queryRaw<(Thread & { probe?: number | bigint })[]>`
+  const updated = await queryRows<Thread & { probe?: number | bigint }>(
+    tx,
+    Prisma.sql`
     UPDATE "Thread" SET "nextSeq" = "nextSeq" + ${count}, "itemCount" = "itemCount" + ${count}, "updatedAt" = ${now} ${add.set}
     WHERE "tenantId" = ${tenantId} AND "id" = ${threadId} AND ${notExpired(now)}
     ${expectedNextSeq != null ? Prisma.sql`AND "nextSeq" = ${expectedNextSeq}` : Prisma.empty}
     ${add.where}
-    RETURNING *${probe ? Prisma.sql`, ${probe} AS "probe"` : Prisma.empty}`;
+    RETURNING *${probe ? Prisma.sql`, ${probe} AS "probe"` : Prisma.empty}`,
+  );
   const row = updated[0];
   if (!row) return null;
   return probe ? { ...toThreadRecord(row), probe: Number(row.probe ?? 0) } : toThreadRecord(row);
@@ -289,10 +303,13 @@ export async function touchThread(
         "totalTokens" = "totalTokens" - ${removedUsage.totalTokens},
         "messagesWithUsage" = "messagesWithUsage" - ${removedUsage.messagesWithUsage}`
       : Prisma.empty;
-  const [row] = await tx.$queryRaw<Thread[]>`
+  const [row] = await queryRows<Thread>(
+    tx,
+    Prisma.sql`
     UPDATE "Thread" SET "updatedAt" = ${now}, "itemCount" = "itemCount" - ${removedItems} ${usage}
     WHERE "tenantId" = ${tenantId} AND "id" = ${id} AND ${notExpired(now)}
-    RETURNING *`;
+    RETURNING *`,
+  );
   return row ? toThreadRecord(row) : null;
 }
 
@@ -324,8 +341,11 @@ export async function tombstoneExists(
   tenantId: string,
   idHash: string,
 ): Promise<boolean> {
-  const rows = await db.$queryRaw<unknown[]>`
-    SELECT 1 FROM "ThreadTombstone" WHERE "tenantId" = ${tenantId} AND "idHash" = ${idHash}`;
+  const rows = await queryRows<unknown>(
+    db,
+    Prisma.sql`
+    SELECT 1 FROM "ThreadTombstone" WHERE "tenantId" = ${tenantId} AND "idHash" = ${idHash}`,
+  );
   return rows.length > 0;
 }
 
@@ -339,9 +359,12 @@ export async function selectTombstonesSince(
   since: Date,
 ): Promise<{ tenantId: string; idHash: string; deletedAt: Date }[]> {
   if (tenantIds.length === 0) return [];
-  const rows = await db.$queryRaw<{ tenantId: string; idHash: string; deletedAt: Date }[]>`
+  const rows = await queryRows<{ tenantId: string; idHash: string; deletedAt: Date }>(
+    db,
+    Prisma.sql`
     SELECT "tenantId", "idHash", "deletedAt" FROM "ThreadTombstone"
-    WHERE "tenantId" IN (${Prisma.join(tenantIds)}) AND "deletedAt" > ${since}`;
+    WHERE "tenantId" IN (${Prisma.join(tenantIds)}) AND "deletedAt" > ${since}`,
+  );
   return rows.map((row) => ({ ...row, deletedAt: new Date(row.deletedAt) }));
 }
 
@@ -356,9 +379,12 @@ export async function selectExpiredThreads(
   now: Date,
   limit: number,
 ): Promise<ThreadRecord[]> {
-  const rows = await tx.$queryRaw<Thread[]>`
+  const rows = await queryRows<Thread>(
+    tx,
+    Prisma.sql`
     SELECT * FROM "Thread" WHERE "expiresAt" <= ${now}
-    ORDER BY "expiresAt" LIMIT ${limit} ${dialectOf(provider).lockRows}`;
+    ORDER BY "expiresAt" LIMIT ${limit} ${dialectOf(provider).lockRows}`,
+  );
   return rows.map(toThreadRecord);
 }
 
@@ -416,9 +442,12 @@ export async function selectThreadsChangedSince(
   since: Date,
 ): Promise<ThreadStamp[]> {
   if (tenantIds.length === 0) return [];
-  const rows = await db.$queryRaw<ThreadStamp[]>`
+  const rows = await queryRows<ThreadStamp>(
+    db,
+    Prisma.sql`
     SELECT "tenantId", "id", "agentId", "createdAt", "updatedAt" FROM "Thread"
-    WHERE "tenantId" IN (${Prisma.join(tenantIds)}) AND "updatedAt" > ${since}`;
+    WHERE "tenantId" IN (${Prisma.join(tenantIds)}) AND "updatedAt" > ${since}`,
+  );
   return rows.map((row) => ({
     tenantId: row.tenantId,
     id: row.id,
@@ -582,30 +611,45 @@ export function threadLister(db: Database, query: ThreadListQuery): ThreadLister
         // hold `limit` matches or are all the rows there are; else the index decides.
         const window = nameSearchTuning.nameScanWindow;
         const inRange = Prisma.join([...conditions, ...extra], ' AND ');
-        const scanned = await db.prisma.$queryRaw<Thread[]>`
+        const scanned = await queryRows<Thread>(
+          db.prisma,
+          Prisma.sql`
           SELECT * FROM (
             SELECT * FROM "Thread" WHERE ${inRange} ${orderBy} LIMIT ${window}
-          ) AS "Thread" WHERE ${name.scan} ${orderBy} LIMIT ${limit}`;
+          ) AS "Thread" WHERE ${name.scan} ${orderBy} LIMIT ${limit}`,
+        );
         if (scanned.length === limit) return scanned.map(toThreadRecord);
-        const [counted] = await db.prisma.$queryRaw<{ n: number | bigint }[]>`
+        const [counted] = await queryRows<{ n: number | bigint }>(
+          db.prisma,
+          Prisma.sql`
           SELECT COUNT(*) AS n FROM (
-            SELECT 1 FROM "Thread" WHERE ${inRange} ${orderBy} LIMIT ${window})`;
+            SELECT 1 FROM "Thread" WHERE ${inRange} ${orderBy} LIMIT ${window})`,
+        );
         if (Number(counted?.n ?? 0) < window) return scanned.map(toThreadRecord);
       }
-      const rows = await db.prisma.$queryRaw<Thread[]>`
-        SELECT * FROM "Thread" WHERE ${where(extra)} ${orderBy} LIMIT ${limit}`;
+      const rows = await queryRows<Thread>(
+        db.prisma,
+        Prisma.sql`
+        SELECT * FROM "Thread" WHERE ${where(extra)} ${orderBy} LIMIT ${limit}`,
+      );
       return rows.map(toThreadRecord);
     },
     async existsUpTo(edge, forward) {
-      const found = await db.prisma.$queryRaw<unknown[]>`
-        SELECT 1 FROM "Thread" WHERE ${where([upTo(edge, forward)])} LIMIT 1`;
+      const found = await queryRows<unknown>(
+        db.prisma,
+        Prisma.sql`
+        SELECT 1 FROM "Thread" WHERE ${where([upTo(edge, forward)])} LIMIT 1`,
+      );
       return found.length > 0;
     },
     // COUNT(*) over the filter: linear in the matching rows, read from the covering index
     // (tenantId, archived, agentId) when the filter has no name or metadata.
     async count() {
-      const [row] = await db.prisma.$queryRaw<{ n: number | bigint }[]>`
-        SELECT COUNT(*) AS n FROM "Thread" WHERE ${where([])}`;
+      const [row] = await queryRows<{ n: number | bigint }>(
+        db.prisma,
+        Prisma.sql`
+        SELECT COUNT(*) AS n FROM "Thread" WHERE ${where([])}`,
+      );
       return Number(row?.n ?? 0);
     },
   };

@@ -1,0 +1,165 @@
+/**
+ * Raw statements of the client (not of a transaction) sent straight to Prisma's driver
+ * adapter, the one Prisma itself holds: the same connection (SQLite: the same turns with
+ * transactions, src/db/sqlite.ts; PostgreSQL: the same pool), the same parameter and result
+ * conversions as `$queryRaw`, without the client's per-call query compilation and JSON
+ * round trip. Measured on SQLite: `$queryRaw` of a one-row SELECT costs about 340 µs of CPU,
+ * the adapter's queryRaw 70 µs; a 50-row page 540 against 130 µs. Statements of a transaction
+ * client, and of clients opened without registerDirect, go through `$queryRaw` as before.
+ */
+import {
+  type ArgType,
+  type ColumnType,
+  ColumnTypeEnum,
+  isDriverAdapterError,
+  type SqlDriverAdapter,
+  type SqlQuery,
+} from '@prisma/driver-adapter-utils';
+import { Prisma } from '../generated/prisma/client.js';
+import type { Executor } from './transaction.js';
+
+/** What a registered client sends its raw statements through. */
+interface Direct {
+  /** The adapter Prisma connected last (null before it connected). */
+  adapter: () => SqlDriverAdapter | null;
+  /** PostgreSQL takes `$1` placeholders (Sql.text), SQLite `?` (Sql.sql). */
+  numbered: boolean;
+  /** Counts the statement as the client's query event would (Database.statements). */
+  count(sql: string): void;
+}
+
+const directs = new WeakMap<object, Direct>();
+
+/**
+ * Lets `queryRows(client, ...)` use `adapter`, the connected adapter `client` was built on.
+ * `count` is called with each statement's text (what Prisma's query event would carry).
+ */
+export function registerDirect(client: object, direct: Direct): void {
+  directs.set(client, direct);
+}
+
+/** A value of a raw result as `$queryRaw` returns it (Prisma 7.10's serializeRawValue, then deserializeRawResult). */
+function resultValue(value: unknown, type: ColumnType): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case ColumnTypeEnum.Int32:
+      return Math.trunc(Number(value));
+    case ColumnTypeEnum.Int64:
+      return typeof value === 'number' ? BigInt(Math.trunc(value)) : BigInt(value as string);
+    case ColumnTypeEnum.Json:
+      return typeof value === 'string' ? JSON.parse(value) : value;
+    case ColumnTypeEnum.Boolean:
+      if (typeof value === 'string') return value === 'true' || value === '1';
+      if (typeof value === 'number') return value === 1;
+      return value;
+    case ColumnTypeEnum.Numeric:
+      return new Prisma.Decimal(value as string);
+    case ColumnTypeEnum.Date:
+    case ColumnTypeEnum.DateTime:
+      return new Date(value as string);
+    case ColumnTypeEnum.Time:
+      return new Date(`1970-01-01T${value}Z`);
+    case ColumnTypeEnum.Bytes:
+      return new Uint8Array(
+        typeof value === 'string' ? Buffer.from(value, 'base64') : Buffer.from(value as Uint8Array),
+      );
+    case ColumnTypeEnum.Int32Array:
+    case ColumnTypeEnum.Int64Array:
+    case ColumnTypeEnum.JsonArray:
+    case ColumnTypeEnum.BooleanArray:
+    case ColumnTypeEnum.NumericArray:
+    case ColumnTypeEnum.DateArray:
+    case ColumnTypeEnum.DateTimeArray:
+    case ColumnTypeEnum.TimeArray:
+    case ColumnTypeEnum.BytesArray:
+      // Array types are scalar types + 64 (driver-adapter-utils' ColumnTypeEnum).
+      return (value as unknown[]).map((v) => resultValue(v, (type - 64) as ColumnType));
+    default:
+      return value;
+  }
+}
+
+/** A parameter and its type as `$queryRaw` hands them to the adapter (serializeRawParameters, then deserializeRawParameters). */
+function argument(value: unknown): { arg: unknown; type: ArgType['scalarType'] } {
+  if (typeof value === 'bigint') return { arg: value.toString(), type: 'bigint' };
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new TypeError('Provided Date object is invalid');
+    return { arg: value.toJSON(), type: 'datetime' };
+  }
+  if (Prisma.Decimal.isDecimal(value)) return { arg: value.toJSON(), type: 'decimal' };
+  if (Buffer.isBuffer(value) || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
+    const bytes = ArrayBuffer.isView(value)
+      ? Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+      : Buffer.from(value as ArrayBuffer);
+    return { arg: bytes.toString('base64'), type: 'bytes' };
+  }
+  if (typeof value === 'number') return { arg: value, type: 'decimal' };
+  if (typeof value === 'string') return { arg: value, type: 'string' };
+  if (value === undefined || value === null) return { arg: null, type: 'unknown' };
+  if (typeof value === 'object') return { arg: JSON.stringify(value), type: 'unknown' };
+  return { arg: value, type: 'unknown' };
+}
+
+/**
+ * A driver adapter's error as `$queryRaw` throws it: a PrismaClientKnownRequestError P2010 with
+ * the adapter's error in `meta.driverAdapterError` (Prisma 7.10's rethrowAsUserFacingRawError),
+ * which src/db/errors.ts and src/db/unavailable.ts read. Other errors pass unchanged.
+ */
+function asPrismaError(error: unknown): never {
+  if (!isDriverAdapterError(error)) throw error;
+  const cause = error.cause as { originalCode?: string; originalMessage?: string };
+  const message = cause.originalMessage ?? error.message ?? 'N/A';
+  throw new Prisma.PrismaClientKnownRequestError(
+    `Raw query failed. Code: \`${cause.originalCode ?? 'N/A'}\`. Message: \`${message}\``,
+    {
+      code: 'P2010',
+      clientVersion: Prisma.prismaVersion.client,
+      meta: { driverAdapterError: error },
+    },
+  );
+}
+
+/** The adapter query for `sql`: its text in the provider's placeholder style, args and types. */
+function adapterQuery(sql: Prisma.Sql, numbered: boolean): SqlQuery {
+  const args: unknown[] = [];
+  const argTypes: ArgType[] = [];
+  for (const value of sql.values) {
+    if (Array.isArray(value)) {
+      const items = value.map(argument);
+      args.push(items.map((i) => i.arg));
+      argTypes.push({ scalarType: items[0]?.type ?? 'unknown', arity: 'list' });
+    } else {
+      const { arg, type } = argument(value);
+      args.push(arg);
+      argTypes.push({ scalarType: type, arity: 'scalar' });
+    }
+  }
+  return { sql: numbered ? sql.text : sql.sql, args, argTypes } as SqlQuery;
+}
+
+/**
+ * The rows of `sql` as `db.$queryRaw(sql)` returns them (objects keyed by column name, values
+ * converted the same way: Int64 as bigint, DateTime as Date, Json parsed). Through the adapter
+ * when `db` is a registered client; through `$queryRaw` when it is a transaction.
+ * @throws the adapter's DriverAdapterError (its cause carries the driver's code: see
+ *   src/db/unavailable.ts), or Prisma's error on the `$queryRaw` path
+ */
+export async function queryRows<T>(db: Executor, sql: Prisma.Sql): Promise<T[]> {
+  const direct = directs.get(db);
+  const adapter = direct?.adapter();
+  if (!direct || !adapter) return db.$queryRaw<T[]>(sql);
+  const query = adapterQuery(sql, direct.numbered);
+  direct.count(query.sql);
+  const result = await adapter.queryRaw(query).catch(asPrismaError);
+  const { columnNames, columnTypes, rows } = result;
+  const out: T[] = new Array(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r] as unknown[];
+    const object: Record<string, unknown> = {};
+    for (let c = 0; c < columnNames.length; c++) {
+      object[columnNames[c] as string] = resultValue(row[c], columnTypes[c] as ColumnType);
+    }
+    out[r] = object as T;
+  }
+  return out;
+}
