@@ -7,10 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../src/db/errors.js';
-import { queryRows } from '../src/db/raw.js';
+import { executeRows, queryRows, rawTransaction } from '../src/db/raw.js';
 import { dependencyFailure } from '../src/db/unavailable.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
+import { testProvider } from './testkit/database.js';
 
 describe('raw statements through the adapter', () => {
   let t: TestApp;
@@ -88,5 +89,97 @@ describe('raw statements through the adapter', () => {
     expect(isUniqueViolation(dupViaPrisma)).toBe(true);
     expect(isUniqueViolation(dup)).toBe(true);
     expect(dependencyFailure(dup)).toBeNull();
+  });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// transaction(..., { raw: true }) runs raw transactions on SQLite only (src/db/transaction.ts).
+describe.skipIf(testProvider !== 'sqlite')('raw transactions on SQLite', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const insertThread = (id: string) =>
+    Prisma.sql`INSERT INTO "Thread" ("tenantId", "id", "agentId", "createdAt", "updatedAt")
+      VALUES (${'local'}, ${id}, ${'agent'}, ${new Date()}, ${new Date()})`;
+  const exists = async (id: string) =>
+    (await queryRows(t.app.db.prisma, Prisma.sql`SELECT 1 FROM "Thread" WHERE "id" = ${id}`))
+      .length === 1;
+  const limits = { maxWaitMs: 5_000, timeoutMs: 5_000 };
+
+  it('commits what work wrote, and rolls all of it back when work throws', async () => {
+    const prisma = t.app.db.prisma;
+    const ran = await rawTransaction(
+      prisma,
+      (tx) => executeRows(tx, insertThread('rt-ok')),
+      limits,
+    );
+    expect(ran).toEqual({ result: 1 });
+    expect(await exists('rt-ok')).toBe(true);
+    const failed = await rawTransaction(
+      prisma,
+      async (tx) => {
+        await executeRows(tx, insertThread('rt-undone'));
+        throw new Error('work failed');
+      },
+      limits,
+    ).catch((e: unknown) => e);
+    expect((failed as Error).message).toBe('work failed');
+    expect(await exists('rt-undone')).toBe(false);
+  });
+
+  it('has no Prisma client API on its executor', async () => {
+    const error = await rawTransaction(
+      t.app.db.prisma,
+      async (tx) => tx.thread.findFirst({ where: { id: 'rt-ok' } }),
+      limits,
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(await queryRows(t.app.db.prisma, Prisma.sql`SELECT 1 AS one`)).toHaveLength(1);
+  });
+
+  it('rolls back at its timeout: P2028, nothing written, the connection free again', async () => {
+    const error = await rawTransaction(
+      t.app.db.prisma,
+      async (tx) => {
+        await executeRows(tx, insertThread('rt-late'));
+        await sleep(400);
+        return executeRows(tx, insertThread('rt-later'));
+      },
+      { maxWaitMs: 5_000, timeoutMs: 100 },
+    ).catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('P2028');
+    expect(await exists('rt-late')).toBe(false);
+    expect(await exists('rt-later')).toBe(false);
+  });
+
+  it('gives up after maxWait while another transaction holds the connection, and frees it later', async () => {
+    const prisma = t.app.db.prisma;
+    const holder = prisma.$transaction(async (tx) => {
+      await tx.$executeRaw(insertThread('rt-holder'));
+      await sleep(600);
+    });
+    await sleep(50);
+    const error = await rawTransaction(prisma, (tx) => executeRows(tx, insertThread('rt-waiter')), {
+      maxWaitMs: 100,
+      timeoutMs: 5_000,
+    }).catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('P2028');
+    await holder;
+    // The transaction granted after the wait ended was rolled back: the connection serves.
+    await sleep(50);
+    expect(await exists('rt-holder')).toBe(true);
+    expect(await exists('rt-waiter')).toBe(false);
+    const after = await rawTransaction(
+      prisma,
+      (tx) => executeRows(tx, insertThread('rt-after')),
+      limits,
+    );
+    expect(after).toEqual({ result: 1 });
   });
 });

@@ -14,14 +14,16 @@ import {
   isDriverAdapterError,
   type SqlDriverAdapter,
   type SqlQuery,
+  type SqlQueryable,
+  type Transaction,
 } from '@prisma/driver-adapter-utils';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Executor } from './transaction.js';
 
 /** What a registered client sends its raw statements through. */
 interface Direct {
-  /** The adapter Prisma connected last (null before it connected). */
-  adapter: () => SqlDriverAdapter | null;
+  /** The adapter Prisma connected last (null before it connected), or a raw transaction. */
+  adapter: () => SqlQueryable | null;
   /** PostgreSQL takes `$1` placeholders (Sql.text), SQLite `?` (Sql.sql). */
   numbered: boolean;
   /** Counts the statement as the client's query event would (Database.statements). */
@@ -162,4 +164,118 @@ export async function queryRows<T>(db: Executor, sql: Prisma.Sql): Promise<T[]> 
     out[r] = object as T;
   }
   return out;
+}
+
+/**
+ * Runs `sql` (an INSERT, UPDATE or DELETE) as `db.$executeRaw(sql)` does: through the adapter
+ * when `db` is a registered client or a raw transaction, else through `$executeRaw`.
+ * @returns the rows changed
+ * @throws as queryRows
+ */
+export async function executeRows(db: Executor, sql: Prisma.Sql): Promise<number> {
+  const direct = directs.get(db);
+  const adapter = direct?.adapter();
+  if (!direct || !adapter) return db.$executeRaw(sql);
+  const query = adapterQuery(sql, direct.numbered);
+  direct.count(query.sql);
+  return adapter.executeRaw(query).catch(asPrismaError);
+}
+
+/** Prisma's error for a transaction that could not start in time or ran past its timeout. */
+function transactionTimeout(message: string): Prisma.PrismaClientKnownRequestError {
+  return new Prisma.PrismaClientKnownRequestError(`Transaction API error: ${message}`, {
+    code: 'P2028',
+    clientVersion: Prisma.prismaVersion.client,
+  });
+}
+
+const control = (sql: 'COMMIT' | 'ROLLBACK'): SqlQuery => ({ sql, args: [], argTypes: [] });
+
+/** Ends `tx` as Prisma 7.10's TransactionManager does: the statement, then the call. */
+async function endTransaction(tx: Transaction, how: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+  await tx.executeRaw(control(how));
+  if (how === 'COMMIT') await tx.commit();
+  else await tx.rollback();
+}
+
+/**
+ * `work` in one transaction of `client`'s adapter, the way Prisma's `$transaction` runs one
+ * (startTransaction, then COMMIT or ROLLBACK and commit() or rollback()), without Prisma's
+ * engine round trips: on SQLite these ran while the transaction held the one connection, so
+ * they bounded appends per second (bench S1). `work` may only use queryRows and executeRows on
+ * the executor it is given: the Prisma client API is not there (it throws). Limits as
+ * `$transaction`: P2028 when the transaction cannot start within `maxWaitMs`, and when it runs
+ * past `timeoutMs` (it is rolled back; later statements fail).
+ * @returns null when `client` has no connected adapter (the caller uses `$transaction`)
+ * @throws whatever `work` throws (rolled back), or the COMMIT's error
+ */
+export async function rawTransaction<T>(
+  client: object,
+  work: (tx: Executor) => Promise<T>,
+  limits: { maxWaitMs: number; timeoutMs: number },
+): Promise<{ result: T } | null> {
+  const direct = directs.get(client);
+  const adapter = direct?.adapter() as SqlDriverAdapter | null | undefined;
+  if (!direct || !adapter || typeof adapter.startTransaction !== 'function') return null;
+  const tx = await startWithin(adapter, limits.maxWaitMs);
+  let open = true;
+  // The executor: no Prisma API, only a key for queryRows and executeRows.
+  const executor = new Proxy(Object.create(null) as Executor, {
+    get(_target, property) {
+      throw new TypeError(
+        `A raw transaction has no Prisma client API (${String(property)}): use queryRows or executeRows.`,
+      );
+    },
+  });
+  directs.set(executor, {
+    numbered: direct.numbered,
+    count: direct.count,
+    adapter: () => {
+      if (!open) throw transactionTimeout('Transaction already closed: it ran past its timeout.');
+      return tx;
+    },
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    open = false;
+    endTransaction(tx, 'ROLLBACK').catch(() => {});
+  }, limits.timeoutMs);
+  try {
+    const result = await work(executor);
+    if (timedOut) throw transactionTimeout('Transaction already closed: it ran past its timeout.');
+    open = false;
+    clearTimeout(timer);
+    await endTransaction(tx, 'COMMIT');
+    return { result };
+  } catch (error) {
+    clearTimeout(timer);
+    if (open) {
+      open = false;
+      await endTransaction(tx, 'ROLLBACK').catch(() => {});
+    }
+    throw error;
+  }
+}
+
+/**
+ * adapter.startTransaction(), or P2028 after `maxWaitMs`; a transaction granted after that is
+ * rolled back at once, so the connection is not held by nobody.
+ */
+async function startWithin(adapter: SqlDriverAdapter, maxWaitMs: number): Promise<Transaction> {
+  const starting = adapter.startTransaction();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      starting.then((late) => endTransaction(late, 'ROLLBACK')).catch(() => {});
+      reject(
+        transactionTimeout(`Unable to start a transaction in the given time (${maxWaitMs} ms).`),
+      );
+    }, maxWaitMs);
+  });
+  try {
+    return await Promise.race([starting.catch(asPrismaError), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -7,6 +7,7 @@
 
 import { Prisma } from '../generated/prisma/client.js';
 import type { Database } from './client.js';
+import { rawTransaction } from './raw.js';
 import { alone } from './sqlite.js';
 
 /** How long a transaction may wait to start, and run, in ms. */
@@ -25,18 +26,32 @@ export type Executor = Prisma.TransactionClient;
  * or deadlock. `work` must not publish events or have other side effects: it may run again.
  * @param options.timeoutMs overrides the run time limit (imports of long conversations); such a
  *   transaction runs alone on SQLite (no group commit)
+ * @param options.raw `work` uses only queryRows and executeRows (src/db/raw.ts) on its
+ *   executor: on SQLite it then runs on the adapter's transaction directly, without Prisma's
+ *   per-statement engine round trips while it holds the connection (appends: bench S1, S2)
  * @throws whatever `work` throws (the transaction is rolled back)
  */
 export async function transaction<T>(
   db: Database,
   work: (tx: Executor) => Promise<T>,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; raw?: boolean } = {},
 ): Promise<T> {
-  const run = () =>
-    db.prisma.$transaction(work, {
-      maxWait: TRANSACTION_MAX_WAIT_MS,
-      timeout: options.timeoutMs ?? TRANSACTION_TIMEOUT_MS,
-    });
+  const limits = {
+    maxWait: TRANSACTION_MAX_WAIT_MS,
+    timeout: options.timeoutMs ?? TRANSACTION_TIMEOUT_MS,
+  };
+  const viaPrisma = () => db.prisma.$transaction(work, limits);
+  // PostgreSQL keeps Prisma's transactions: its appends are mostly one statement already.
+  const direct = options.raw === true && db.provider === 'sqlite';
+  const run = direct
+    ? async () => {
+        const ran = await rawTransaction(db.prisma, work, {
+          maxWaitMs: limits.maxWait,
+          timeoutMs: limits.timeout,
+        });
+        return ran ? ran.result : viaPrisma();
+      }
+    : viaPrisma;
   // A longer timeout means a long transaction (imports): on SQLite it runs outside group
   // commit, so it never holds back the answers of short ones (src/db/sqlite.ts).
   const long = options.timeoutMs !== undefined;

@@ -396,43 +396,49 @@ async function appendInTransaction(
   key: { key: string; requestHash: string } | null,
   now: Date,
 ): Promise<AppendItemsResult> {
-  return transaction(ctx.db, async (tx) => {
-    // The seq counter's UPDATE also says whether any webhook wants ITEMS_APPENDED: a tenant
-    // without webhooks pays no statement for them (test/statements.test.ts).
-    const { probe, ...thread } = await reserveSeqs(
-      tx,
-      ctx.tenantId,
-      input.threadId,
-      prepared.length,
-      now,
-      input.expectedSeq,
-      usageOfItems(prepared),
-      subscriberCount(Prisma.sql`${ctx.tenantId}`, 'ITEMS_APPENDED'),
-    );
-    const firstSeq = thread.nextSeq - prepared.length;
-    const items = await insertItems(tx, ctx.tenantId, input.threadId, firstSeq, prepared, now);
-    if (probe) {
-      await recordWebhookEvent(tx, {
-        tenantId: ctx.tenantId,
-        threadId: input.threadId,
-        type: 'ITEMS_APPENDED',
-        at: now,
-        data: appendedData(firstSeq, thread.nextSeq - 1, prepared.length),
-      });
-    }
-    if (key != null) {
-      await insertIdempotencyKey(tx, {
-        tenantId: ctx.tenantId,
-        threadId: input.threadId,
-        key: key.key,
-        requestHash: key.requestHash,
-        firstSeq,
-        itemCount: prepared.length,
-        createdAt: now,
-      });
-    }
-    return { thread, items, replayed: false };
-  });
+  return transaction(
+    ctx.db,
+    async (tx) => {
+      // The seq counter's UPDATE also says whether any webhook wants ITEMS_APPENDED: a tenant
+      // without webhooks pays no statement for them (test/statements.test.ts).
+      const { probe, ...thread } = await reserveSeqs(
+        tx,
+        ctx.tenantId,
+        input.threadId,
+        prepared.length,
+        now,
+        input.expectedSeq,
+        usageOfItems(prepared),
+        subscriberCount(Prisma.sql`${ctx.tenantId}`, 'ITEMS_APPENDED'),
+      );
+      const firstSeq = thread.nextSeq - prepared.length;
+      const items = await insertItems(tx, ctx.tenantId, input.threadId, firstSeq, prepared, now);
+      if (probe) {
+        await recordWebhookEvent(tx, {
+          tenantId: ctx.tenantId,
+          threadId: input.threadId,
+          type: 'ITEMS_APPENDED',
+          at: now,
+          data: appendedData(firstSeq, thread.nextSeq - 1, prepared.length),
+        });
+      }
+      if (key != null) {
+        await insertIdempotencyKey(tx, {
+          tenantId: ctx.tenantId,
+          threadId: input.threadId,
+          key: key.key,
+          requestHash: key.requestHash,
+          firstSeq,
+          itemCount: prepared.length,
+          createdAt: now,
+        });
+      }
+      return { thread, items, replayed: false };
+      // Raw statements only (reserveSeqs, insertItems, the outbox, the key): on SQLite the
+      // transaction runs on the adapter directly (src/db/transaction.ts).
+    },
+    { raw: true },
+  );
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { readInChunks } from '../db/chunks.js';
 import { copyThreadRows } from '../db/copy.js';
-import { queryRows } from '../db/raw.js';
+import { executeRows, queryRows } from '../db/raw.js';
 import type { Executor } from '../db/transaction.js';
 import { type Item, Prisma, type Thread } from '../generated/prisma/client.js';
 import { itemId } from '../ids.js';
@@ -121,7 +121,10 @@ export async function insertItems(
         (r) =>
           Prisma.sql`(${r.tenantId}, ${r.threadId}, ${r.seq}, ${r.type}, ${r.status}, ${r.responseId}, ${r.createdAt}, ${r.createdBy}, ${r.callId}, ${r.dataJson}, ${r.rawJson}, ${r.rawFormat}, ${r.inputTokens}, ${r.outputTokens}, ${r.totalTokens}, ${r.searchText})`,
       );
-    await tx.$executeRaw`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "inputTokens", "outputTokens", "totalTokens", "searchText") VALUES ${Prisma.join(values)}`;
+    await executeRows(
+      tx,
+      Prisma.sql`INSERT INTO "Item" ("tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt", "createdBy", "callId", "dataJson", "rawJson", "rawFormat", "inputTokens", "outputTokens", "totalTokens", "searchText") VALUES ${Prisma.join(values)}`,
+    );
   }
   return rows.map(toItemRecord);
 }
@@ -275,7 +278,10 @@ export async function selectIdempotencyKey(
   };
 }
 
-/** Records an idempotency key. @throws Prisma's unique violation (P2002) when it exists */
+/**
+ * Records an idempotency key: a raw INSERT, so a raw transaction can run it (transaction.ts).
+ * @throws Prisma's unique violation (P2010 with UniqueConstraintViolation) when it exists
+ */
 export async function insertIdempotencyKey(
   tx: Executor,
   row: {
@@ -288,7 +294,11 @@ export async function insertIdempotencyKey(
     createdAt: Date;
   },
 ): Promise<void> {
-  await tx.idempotencyKey.create({ data: row });
+  await executeRows(
+    tx,
+    Prisma.sql`INSERT INTO "IdempotencyKey" ("tenantId", "threadId", "key", "requestHash", "firstSeq", "itemCount", "createdAt")
+      VALUES (${row.tenantId}, ${row.threadId}, ${row.key}, ${row.requestHash}, ${row.firstSeq}, ${row.itemCount}, ${row.createdAt})`,
+  );
 }
 
 /** Stored items with `after` < seq <= `upTo`, in seq order, at most `limit` of them. */

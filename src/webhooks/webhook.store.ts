@@ -7,6 +7,7 @@
  * `' ' || events || ' '` containing `' X '` (LIKE, the same on both databases).
  */
 import { BACKGROUND_SQL, type Database } from '../db/client.js';
+import { executeRows } from '../db/raw.js';
 import type { Executor } from '../db/transaction.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { WebhookEvent, WebhookEventType } from './webhook-events.js';
@@ -130,10 +131,13 @@ export async function insertOutboxRows(
   eventId: string,
   event: WebhookEvent,
 ): Promise<number> {
-  return tx.$executeRaw`
+  return executeRows(
+    tx,
+    Prisma.sql`
     INSERT INTO "WebhookDelivery" ("tenantId", "webhookId", "threadId", "eventId", "type", "dataJson", "createdAt", "status", "attempts", "nextAttemptAt")
     SELECT w."tenantId", w."id", ${event.threadId}, ${eventId}, ${event.type}, ${JSON.stringify(event.data)}, ${event.at}, 'PENDING', 0, ${event.at}
-    FROM "Webhook" w WHERE w."tenantId" = ${event.tenantId} AND ${subscribed(event.type)}`;
+    FROM "Webhook" w WHERE w."tenantId" = ${event.tenantId} AND ${subscribed(event.type)}`,
+  );
 }
 
 /**
