@@ -23,6 +23,29 @@ describe('search tokens', () => {
     expect(searchTextOf(text)).toBe(tokens);
   });
 
+  it('tokenizes ASCII text (its fast path) as the Unicode path does', () => {
+    // A non-ASCII word after the text sends it down the general path, which must give the same
+    // tokens plus that word's.
+    const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const samples = [
+      'Hello, World! x_y-z 42 MiXeD123 a\tb\nc',
+      printable,
+      `${'a'.repeat(MAX_TOKEN_LENGTH + 10)} ${'B9'.repeat(40)}`,
+      ...Array.from({ length: 200 }, () =>
+        Array.from({ length: 1 + Math.floor(random() * 80) }, () =>
+          String.fromCharCode(Math.floor(random() * 128)),
+        ).join(''),
+      ),
+    ];
+    for (const text of samples) {
+      const fast = searchTextOf(text);
+      const general = searchTextOf(`${text} ü`);
+      expect(general).toBe(fast === null ? 'u' : `${fast} u`);
+    }
+  });
+
   it('cuts long words to MAX_TOKEN_LENGTH', () => {
     expect(searchTextOf('x'.repeat(100))).toBe('x'.repeat(MAX_TOKEN_LENGTH));
   });

@@ -98,8 +98,17 @@ function segmentTokens(segment: Segment): string[] {
   return chars.length < 2 ? chars : [...bigrams(segment.text), chars.at(-1)!];
 }
 
+/** Text of ASCII characters only, and its runs (what RUN and SEGMENT make of ASCII text). */
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_RUN = /[A-Za-z0-9]+/g;
+
 /** The search tokens of a text, in order (see the module comment). */
 export function tokensOf(text: string): string[] {
+  // ASCII text (most agent output): folding is lower-casing and every run is one word, so the
+  // Unicode regexes and normalisations are skipped (a fifth of a 100-item append's CPU).
+  if (ASCII_ONLY.test(text)) {
+    return (text.match(ASCII_RUN) ?? []).map((word) => cutToken(word.toLowerCase()));
+  }
   const out: string[] = [];
   for (const m of text.matchAll(RUN)) {
     for (const segment of segmentsOf(foldText(m[0]))) out.push(...segmentTokens(segment));
