@@ -301,8 +301,10 @@ describe('byte budget of the database reads (default MAX_RESPONSE_BYTES, real se
       },
     ]);
     // Measured on a fresh process: reading the whole 60 MB page grew the peak by 150-162 MB;
-    // stopping at the 32 MiB budget, by 84-88 MB (driver strings, parsed data, buffers).
-    expect(grew).toBeLessThan(120 * 1024 * 1024);
+    // stopping at the 32 MiB budget, by 84-99 MB through Prisma's $queryRaw and 102-118 MB
+    // through the adapter directly (src/db/raw.ts: the same bytes read faster, so less is
+    // collected between them; PostgreSQL, 2026-12-02): driver strings, parsed data, buffers.
+    expect(grew).toBeLessThan(130 * 1024 * 1024);
   }, 120_000);
 
   it('shares the budget between aliases: 3 x items(first: 20), each under it, are refused', async () => {

@@ -110,6 +110,7 @@ export async function listItems(
           selectItemPage(
             db,
             {
+              provider: ctx.db.provider,
               tenantId,
               threadId: thread.id,
               lower,

@@ -108,6 +108,7 @@ export async function* itemPages(
             selectItemPage(
               ctx.db.prisma,
               {
+                provider: ctx.db.provider,
                 tenantId: ctx.tenantId,
                 threadId,
                 lower,
