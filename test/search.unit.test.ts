@@ -28,7 +28,10 @@ describe('search tokens', () => {
     // tokens plus that word's.
     const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
     let seed = 7;
-    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
     const samples = [
       'Hello, World! x_y-z 42 MiXeD123 a\tb\nc',
       printable,

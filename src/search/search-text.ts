@@ -99,7 +99,7 @@ function segmentTokens(segment: Segment): string[] {
 }
 
 /** Text of ASCII characters only, and its runs (what RUN and SEGMENT make of ASCII text). */
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_ONLY = /^\p{ASCII}*$/u;
 const ASCII_RUN = /[A-Za-z0-9]+/g;
 
 /** The search tokens of a text, in order (see the module comment). */
