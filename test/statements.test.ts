@@ -90,8 +90,19 @@ it('a 50-item history page costs at most 2; an append at most 2, in one transact
   );
   const page = await t.countStatements(() => t.execute(PAGE, { id }));
   expect(page.count, page.log.join('\n')).toBeLessThanOrEqual(2);
+  const ends: string[] = [];
+  t.app.db.statements.all = ends;
   const write = await t.countStatements(() => append(t, id, [message('one more')]));
+  t.app.db.statements.all = null;
   expect(write.count, write.log.join('\n')).toBeLessThanOrEqual(2);
+  if (t.provider === 'sqlite') {
+    // One transaction: its statements, then one COMMIT (src/db/raw.ts, rawTransaction).
+    expect(ends.filter((q) => /^(COMMIT|ROLLBACK)\b/.test(q))).toEqual(['COMMIT']);
+    expect(ends.at(-1)).toBe('COMMIT');
+  } else {
+    // PostgreSQL: one statement, a transaction of its own.
+    expect(write.count).toBe(1);
+  }
 });
 
 it('followers cost no SQL statement per live event', async () => {

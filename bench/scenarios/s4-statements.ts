@@ -24,15 +24,9 @@ export const s4Statements: Scenario = async (ctx) => {
   // The app in process, as the tests build it, on the bench database (already migrated).
   const t = await buildTestApp({}, { migrate: false }, { url: ctx.db.url });
   const app = t.app;
-  // Every statement the client sends, BEGIN/COMMIT included, to see transaction boundaries.
+  // Every statement the app sends, transaction ends included (db.statements.all: Prisma's
+  // query events and the raw statements of src/db/raw.ts), to see transaction boundaries.
   const all: string[] = [];
-  let recordAll = false;
-  (app.db.prisma as unknown as { $on(e: 'query', cb: (e: { query: string }) => void): void }).$on(
-    'query',
-    (e) => {
-      if (recordAll) all.push(e.query);
-    },
-  );
   /** Runs a request body of lib/queries.ts through yoga.fetch; throws printing it on errors. */
   const run = (body: string) => {
     const { query, variables } = JSON.parse(body) as {
@@ -44,12 +38,12 @@ export const s4Statements: Scenario = async (ctx) => {
   const count = async (body: string) => {
     await run(body); // warm: plans and caches, so the count is the steady state
     all.length = 0;
-    recordAll = true;
+    app.db.statements.all = all;
     try {
       const { count, log } = await t.countStatements(() => run(body));
       return { count, log, all: [...all] };
     } finally {
-      recordAll = false;
+      app.db.statements.all = null;
     }
   };
 
@@ -171,7 +165,7 @@ export const s4Statements: Scenario = async (ctx) => {
     title: 'SQL statements per operation',
     rows,
     notes: [
-      "Counted with the app's db.statements (BEGIN/COMMIT excluded) around in-process yoga.fetch calls after one warm-up call; transaction boundaries from Prisma query events.",
+      "Counted with the app's db.statements (BEGIN/COMMIT excluded) around in-process yoga.fetch calls after one warm-up call; transaction boundaries from db.statements.all (Prisma's query events and the raw statements' COMMIT).",
     ],
     profiles: [],
     data,

@@ -39,9 +39,11 @@ export interface Database {
   /**
    * SQL statements sent since start (BEGIN/COMMIT/ROLLBACK and PRAGMAs excluded: the PRAGMA
    * data_version poll of src/db/commit-watch.ts is not work of a request; nor are statements
-   * that start with BACKGROUND_SQL, the webhook worker's); tests and benches read it.
+   * that start with BACKGROUND_SQL, the webhook worker's); tests and benches read it. `all`,
+   * when set to an array, also receives the transaction ends (COMMIT, ROLLBACK) Prisma or a raw
+   * transaction (src/db/raw.ts) sends: where a transaction's statements end.
    */
-  statements: { count: number; log: string[] | null };
+  statements: { count: number; log: string[] | null; all?: string[] | null };
   /** Migrations applied when the database was opened (empty when it was current). */
   appliedMigrations: string[];
   /** True when the database answers a trivial query within `timeoutMs`. */
@@ -340,6 +342,7 @@ async function connect(url: string, provider: Provider, options: OpenOptions): P
     $on(event: 'query', cb: (e: { query: string }) => void): void;
   };
   const count = (query: string) => {
+    statements.all?.push(query);
     if (/^(BEGIN|COMMIT|ROLLBACK|PRAGMA)\b/i.test(query)) return;
     if (query.trimStart().startsWith(BACKGROUND_SQL)) return;
     statements.count += 1;

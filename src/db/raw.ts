@@ -191,8 +191,16 @@ function transactionTimeout(message: string): Prisma.PrismaClientKnownRequestErr
 
 const control = (sql: 'COMMIT' | 'ROLLBACK'): SqlQuery => ({ sql, args: [], argTypes: [] });
 
-/** Ends `tx` as Prisma 7.10's TransactionManager does: the statement, then the call. */
-async function endTransaction(tx: Transaction, how: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+/**
+ * Ends `tx` as Prisma 7.10's TransactionManager does: the statement (noted as its query event
+ * would be), then the call.
+ */
+async function endTransaction(
+  tx: Transaction,
+  how: 'COMMIT' | 'ROLLBACK',
+  count?: (sql: string) => void,
+): Promise<void> {
+  count?.(how);
   await tx.executeRaw(control(how));
   if (how === 'COMMIT') await tx.commit();
   else await tx.rollback();
@@ -246,13 +254,13 @@ export async function rawTransaction<T>(
     if (timedOut) throw transactionTimeout('Transaction already closed: it ran past its timeout.');
     open = false;
     clearTimeout(timer);
-    await endTransaction(tx, 'COMMIT');
+    await endTransaction(tx, 'COMMIT', direct.count);
     return { result };
   } catch (error) {
     clearTimeout(timer);
     if (open) {
       open = false;
-      await endTransaction(tx, 'ROLLBACK').catch(() => {});
+      await endTransaction(tx, 'ROLLBACK', direct.count).catch(() => {});
     }
     throw error;
   }
