@@ -184,6 +184,19 @@ describe('response size (MAX_RESPONSE_BYTES)', () => {
     ]);
   });
 
+  it('caps a response of the longest numbers JSON writes (25 characters each)', async () => {
+    // Metadata of one thread: an array of numbers that JSON writes with 25 characters, just
+    // enough of them for the response to pass CAP by about 1%.
+    const x = -0.0000012345678901234567;
+    expect(JSON.stringify(x)).toHaveLength(25);
+    const metadata = { a: Array.from({ length: Math.ceil(CAP / 26) + 100 }, () => x) };
+    const id = await createThread(small, { agentId: 'cost-numbers', metadata });
+    const over = await small.expectError('query($id: ID!) { thread(id: $id) { metadata } }', {
+      id,
+    });
+    expect(over.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
   it('counts one stored item repeated by nodes once per copy', async () => {
     const query = 'query($ids: [ID!]!) { nodes(ids: $ids) { ... on MessageItem { content } } }';
     const four = await small.execute(query, { ids: Array(4).fill(`${bigThread}:0`) });

@@ -120,17 +120,23 @@ function scalarLength(value: unknown): number {
 const MAX_BYTES_PER_UNIT = 3;
 
 /**
+ * The most characters JSON.stringify writes for a number: 25, as in -0.0000012345678901234567
+ * (sign, "0.", five zeros, 17 digits; below 1e-6 JS switches to exponents, at most
+ * -1.2345678901234567e-308, 24). A review found that 24 let such responses pass the cap.
+ */
+const LONGEST_NUMBER = 25;
+
+/**
  * True when jsonBytes(value) is certainly at most `limit`: an upper bound of it that counts 3
- * bytes per UTF-16 code unit of every string and key and 24 per number, with no allocation and
- * no native call per string (CPU profiles of history pages put jsonBytes at 5-6% of a read).
- * Stops (false) once the bound passes `limit`.
+ * bytes per UTF-16 code unit of every string and key and LONGEST_NUMBER per other scalar, with
+ * no allocation and no native call per string (CPU profiles of history pages put jsonBytes at
+ * 5-6% of a read). Stops (false) once the bound passes `limit`.
  */
 function surelyWithin(value: unknown, limit: number): boolean {
   let size = 0;
   const measure = (v: unknown): boolean => {
     if (typeof v === 'string') size += v.length * MAX_BYTES_PER_UNIT + 2;
-    else if (v === null || typeof v !== 'object')
-      size += 24; // the longest number JSON writes
+    else if (v === null || typeof v !== 'object') size += LONGEST_NUMBER;
     else if (typeof (v as { toJSON?: unknown }).toJSON === 'function') {
       return measure((v as { toJSON: () => unknown }).toJSON());
     } else if (Array.isArray(v)) {
