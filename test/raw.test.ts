@@ -39,6 +39,7 @@ describe('raw statements through the adapter', () => {
       Prisma.sql`SELECT COUNT(*) AS n, MAX("seq") AS m, SUM("seq") AS s FROM "Item" WHERE "threadId" IN (${Prisma.join(['raw-1', 'none'])})`,
       Prisma.sql`SELECT "seq", "createdAt" FROM "Item" WHERE "createdAt" > ${since} AND "seq" < ${BigInt(10)} ORDER BY "seq"`,
       Prisma.sql`SELECT ${'text'} AS a, ${null} AS b, ${2.5} AS c, 1 = 1 AS d`,
+      Prisma.sql`SELECT COALESCE(${Number.NaN}, 7) AS nan, COALESCE(${Number.POSITIVE_INFINITY}, 8) AS inf`,
       Prisma.sql`SELECT * FROM "Thread" WHERE "id" = ${'no-such-thread'}`,
     ];
   };

@@ -95,7 +95,12 @@ function argument(value: unknown): { arg: unknown; type: ArgType['scalarType'] }
       : Buffer.from(value as ArrayBuffer);
     return { arg: bytes.toString('base64'), type: 'bytes' };
   }
-  if (typeof value === 'number') return { arg: value, type: 'decimal' };
+  if (typeof value === 'number') {
+    // Prisma serialises parameters as JSON, where NaN and Infinity become null.
+    return Number.isFinite(value)
+      ? { arg: value, type: 'decimal' }
+      : { arg: null, type: 'unknown' };
+  }
   if (typeof value === 'string') return { arg: value, type: 'string' };
   if (value === undefined || value === null) return { arg: null, type: 'unknown' };
   if (typeof value === 'object') return { arg: JSON.stringify(value), type: 'unknown' };
