@@ -145,20 +145,32 @@ function adapterQuery(sql: Prisma.Sql, numbered: boolean): SqlQuery {
 }
 
 /**
+ * `sql` ready for `db`'s adapter, noted in the statement count as it is sent; null when `db`
+ * is neither a registered client nor a raw transaction (its statements go through Prisma).
+ */
+function direct(db: Executor, sql: Prisma.Sql): { adapter: SqlQueryable; query: SqlQuery } | null {
+  const target = directs.get(db);
+  const adapter = target?.adapter();
+  if (!target || !adapter) return null;
+  const query = adapterQuery(sql, target.numbered);
+  target.count(query.sql);
+  return { adapter, query };
+}
+
+/**
  * The rows of `sql` as `db.$queryRaw(sql)` returns them (objects keyed by column name, values
  * converted the same way: Int64 as bigint, DateTime as Date, Json parsed). Through the adapter
- * when `db` is a registered client; through `$queryRaw` when it is a transaction.
- * @throws the adapter's DriverAdapterError (its cause carries the driver's code: see
- *   src/db/unavailable.ts), or Prisma's error on the `$queryRaw` path
+ * when `db` is a registered client or a raw transaction; through `$queryRaw` when it is a
+ * Prisma transaction.
+ * @throws PrismaClientKnownRequestError P2010 with the driver's error in
+ *   meta.driverAdapterError, as `$queryRaw` throws (src/db/errors.ts, src/db/unavailable.ts)
  */
 export async function queryRows<T>(db: Executor, sql: Prisma.Sql): Promise<T[]> {
-  const direct = directs.get(db);
-  const adapter = direct?.adapter();
-  if (!direct || !adapter) return db.$queryRaw<T[]>(sql);
-  const query = adapterQuery(sql, direct.numbered);
-  direct.count(query.sql);
-  const result = await adapter.queryRaw(query).catch(asPrismaError);
-  const { columnNames, columnTypes, rows } = result;
+  const to = direct(db, sql);
+  if (!to) return db.$queryRaw<T[]>(sql);
+  const { columnNames, columnTypes, rows } = await to.adapter
+    .queryRaw(to.query)
+    .catch(asPrismaError);
   const out: T[] = new Array(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r] as unknown[];
@@ -172,18 +184,15 @@ export async function queryRows<T>(db: Executor, sql: Prisma.Sql): Promise<T[]> 
 }
 
 /**
- * Runs `sql` (an INSERT, UPDATE or DELETE) as `db.$executeRaw(sql)` does: through the adapter
- * when `db` is a registered client or a raw transaction, else through `$executeRaw`.
+ * Runs `sql` (an INSERT, UPDATE or DELETE) as `db.$executeRaw(sql)` does, by the same paths
+ * as queryRows.
  * @returns the rows changed
  * @throws as queryRows
  */
 export async function executeRows(db: Executor, sql: Prisma.Sql): Promise<number> {
-  const direct = directs.get(db);
-  const adapter = direct?.adapter();
-  if (!direct || !adapter) return db.$executeRaw(sql);
-  const query = adapterQuery(sql, direct.numbered);
-  direct.count(query.sql);
-  return adapter.executeRaw(query).catch(asPrismaError);
+  const to = direct(db, sql);
+  if (!to) return db.$executeRaw(sql);
+  return to.adapter.executeRaw(to.query).catch(asPrismaError);
 }
 
 /** Prisma's error for a transaction that could not start in time or ran past its timeout. */

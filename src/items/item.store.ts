@@ -362,10 +362,7 @@ export async function selectItemPage(
       ? await queryRows<SizedItemRow>(
           db,
           Prisma.sql`
-    SELECT "tenantId", "threadId", "seq", "type", "status", "responseId", "createdAt",
-      "createdBy", "callId",
-      CASE WHEN "run" <= ${budget} THEN "dataJson" END AS "dataJson",
-      CASE WHEN "run" <= ${budget} THEN "rawJson" END AS "rawJson", "rawFormat", "size", "run"
+    SELECT ${budgetedColumns('', budget)}
     FROM (
       SELECT *, SUM("size") OVER (ORDER BY "seq" ${dir} ROWS UNBOUNDED PRECEDING) AS "run"
       FROM (
@@ -381,11 +378,7 @@ export async function selectItemPage(
     WITH s AS (
       SELECT "seq", "size", SUM("size") OVER (ORDER BY "seq" ${dir} ROWS UNBOUNDED PRECEDING) AS "run"
       FROM (SELECT "seq", ${itemSizeSql()} AS "size" ${keys}) p)
-    SELECT i."tenantId", i."threadId", i."seq", i."type", i."status", i."responseId",
-      i."createdAt", i."createdBy", i."callId",
-      CASE WHEN s."run" <= ${budget} THEN i."dataJson" END AS "dataJson",
-      CASE WHEN s."run" <= ${budget} THEN i."rawJson" END AS "rawJson", i."rawFormat",
-      s."size", s."run"
+    SELECT ${budgetedColumns('i.', budget, 's.')}
     FROM s CROSS JOIN "Item" i
     WHERE i."tenantId" = ${q.tenantId} AND i."threadId" = ${q.threadId} AND i."seq" = s."seq"
       AND s."run" - s."size" <= ${budget}
@@ -393,6 +386,21 @@ export async function selectItemPage(
         );
   // The look-ahead row (limit is the page size + 1) only says whether more exist: not charged.
   return withinBudget(rows, budget, toItemRecord, q.limit - 1);
+}
+
+/**
+ * The select list of a budgeted item read: Item's columns from `item` (a table prefix such as
+ * "i.", or ""), dataJson and rawJson only where the running sum is within `budget` (else
+ * null: the value is never read), and "size" and "run" from `sums`.
+ */
+function budgetedColumns(item: string, budget: number, sums = item): Prisma.Sql {
+  const i = (column: string) => Prisma.raw(`${item}"${column}"`);
+  const run = Prisma.raw(`${sums}"run"`);
+  return Prisma.sql`${i('tenantId')}, ${i('threadId')}, ${i('seq')}, ${i('type')}, ${i('status')},
+      ${i('responseId')}, ${i('createdAt')}, ${i('createdBy')}, ${i('callId')},
+      CASE WHEN ${run} <= ${budget} THEN ${i('dataJson')} END AS "dataJson",
+      CASE WHEN ${run} <= ${budget} THEN ${i('rawJson')} END AS "rawJson", ${i('rawFormat')},
+      ${Prisma.raw(`${sums}"size"`)}, ${run}`;
 }
 
 /** An Item row with its stored data size and the running sum of sizes in read order. */
@@ -423,11 +431,7 @@ export async function selectWithinBudget(
       SELECT "threadId", "seq", "size",
         SUM("size") OVER (ORDER BY "threadId" ${dir}, "seq" ${dir} ROWS UNBOUNDED PRECEDING) AS "run"
       FROM (${sizes}) p)
-    SELECT i."tenantId", i."threadId", i."seq", i."type", i."status", i."responseId",
-      i."createdAt", i."createdBy", i."callId",
-      CASE WHEN s."run" <= ${budget} THEN i."dataJson" END AS "dataJson",
-      CASE WHEN s."run" <= ${budget} THEN i."rawJson" END AS "rawJson", i."rawFormat",
-      s."size", s."run"
+    SELECT ${budgetedColumns('i.', budget, 's.')}
     FROM s CROSS JOIN "Item" i
     WHERE i."tenantId" = ${tenantId} AND i."threadId" = s."threadId" AND i."seq" = s."seq"
       AND s."run" - s."size" <= ${budget}
