@@ -333,6 +333,7 @@ async function connectDependencies(env: Env, options: BuildOptions, logger: Logg
     migrate: options.migrate,
     poolSize: env.DB_POOL_SIZE,
     statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
+    poolIdleTimeoutMs: env.DB_POOL_IDLE_TIMEOUT_MS,
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
   });
   if (db.appliedMigrations.length)
