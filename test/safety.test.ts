@@ -3,7 +3,8 @@
  * syncs every commit to disk by default (SQLITE_SYNCHRONOUS), and an acknowledged write is
  * never undone by another request's rollback (nor read before it commits).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { graphql } from './generated/gql.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { testProvider } from './testkit/database.js';
@@ -152,17 +153,134 @@ describe.runIf(testProvider === 'sqlite')('SQLite durability', () => {
     return Number(row?.synchronous);
   };
 
-  it('syncs every commit (synchronous=FULL, 2) by default, in WAL mode', async () => {
-    expect(await synchronous(t)).toBe(2);
+  /**
+   * Records the syncs of `app`'s WAL file (fdatasync in libuv's pool, src/db/sqlite.ts) while
+   * `work` runs: when each began and ended, and the WAL's size when it began. Each sync is held
+   * `delayMs` first, so that what waits for it shows.
+   */
+  async function watchingSyncs<T>(
+    app: TestApp,
+    work: () => Promise<T>,
+    { delayMs = 0, fail = false } = {},
+  ): Promise<{ result: T; syncs: { began: number; ended: number; walBytes: number }[] }> {
+    const syncs: { began: number; ended: number; walBytes: number }[] = [];
+    const wal = `${app.url.replace(/^file:/, '')}-wal`;
+    const real = fs.fdatasync;
+    const spy = vi.spyOn(fs, 'fdatasync').mockImplementation(((
+      fd: number,
+      done: (error: NodeJS.ErrnoException | null) => void,
+    ) => {
+      // Only the WAL's descriptor counts (the same file as the path, by inode).
+      if (fs.fstatSync(fd).ino !== fs.statSync(wal).ino) return real(fd, done);
+      const sync = { began: performance.now(), ended: 0, walBytes: fs.fstatSync(fd).size };
+      setTimeout(() => {
+        if (fail) {
+          sync.ended = performance.now();
+          syncs.push(sync);
+          done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+          return;
+        }
+        real(fd, (error) => {
+          sync.ended = performance.now();
+          syncs.push(sync);
+          done(error);
+        });
+      }, delayMs);
+    }) as typeof fs.fdatasync);
+    try {
+      return { result: await work(), syncs };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  const walBytes = (app: TestApp) => fs.statSync(`${app.url.replace(/^file:/, '')}-wal`).size;
+
+  it('by default runs WAL mode at NORMAL (1) and syncs the WAL itself, as FULL does', async () => {
+    expect(await synchronous(t)).toBe(1);
     const [mode] =
       await t.app.db.prisma.$queryRawUnsafe<{ journal_mode: string }[]>('PRAGMA journal_mode');
     expect(mode?.journal_mode).toBe('wal');
   });
 
-  it('uses NORMAL (1) when SQLITE_SYNCHRONOUS=NORMAL', async () => {
+  it('acknowledges an append only after its commit is synced, and runs nothing in between', async () => {
+    await createThread(t, { id: 'durable' });
+    const before = walBytes(t);
+    const began = performance.now();
+    let readAt = 0;
+    const { result, syncs } = await watchingSyncs(
+      t,
+      async () => {
+        const append = t.request(
+          `mutation { appendItems(input: { threadId: "durable", items: [{ message: { role: "user", content: "kept" } }] }) { items { ... on ConversationItem { seq } } } }`,
+        );
+        // Sent while the sync is held: the connection answers it only after the sync.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const read = t.request(`{ thread(id: "durable") { itemCount } }`).then((r) => {
+          readAt = performance.now();
+          return r;
+        });
+        return Promise.all([append, read]);
+      },
+      { delayMs: 300 },
+    );
+    const answered = performance.now();
+    const [append, read] = result;
+    expect(append.errors).toBeUndefined();
+    expect(append.data?.appendItems.items).toEqual([{ seq: 0 }]);
+    expect(read.data?.thread.itemCount).toBe(1);
+    // One sync, of a WAL that already held the commit, ended before either answer.
+    expect(syncs).toHaveLength(1);
+    const [sync] = syncs;
+    expect(sync!.began).toBeGreaterThan(began);
+    expect(sync!.walBytes).toBeGreaterThan(before);
+    expect(sync!.ended - sync!.began).toBeGreaterThanOrEqual(290);
+    expect(readAt).toBeGreaterThanOrEqual(sync!.ended);
+    expect(answered).toBeGreaterThanOrEqual(sync!.ended);
+  });
+
+  it('syncs a write outside transactions (createThread) before answering; a read syncs nothing', async () => {
+    const created = await watchingSyncs(t, () => t.execute(CREATE, { id: 'durable-create' }));
+    expect(created.result.createThread.thread.id).toBe('durable-create');
+    expect(created.syncs.length).toBeGreaterThanOrEqual(1);
+    const read = await watchingSyncs(t, () => t.execute(THREAD, { id: 'durable-create' }));
+    expect(read.result.thread).toEqual({ id: 'durable-create' });
+    expect(read.syncs).toHaveLength(0);
+  });
+
+  it('answers a write whose sync failed with an error, and goes on', async () => {
+    await createThread(t, { id: 'sync-fails' });
+    const failed = await watchingSyncs(
+      t,
+      () =>
+        t.request(
+          `mutation { appendItems(input: { threadId: "sync-fails", items: [{ message: { role: "user", content: "maybe" } }] }) { items { ... on ConversationItem { seq } } } }`,
+        ),
+      { fail: true },
+    );
+    expect(failed.syncs).toHaveLength(1);
+    expect(failed.result.data).toBeNull();
+    expect(failed.result.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(JSON.stringify(failed.result.errors)).not.toMatch(/EIO|fdatasync|\bat /);
+    // The next write is synced again and answered.
+    const next = await t.request(
+      `mutation { appendItems(input: { threadId: "sync-fails", items: [{ message: { role: "user", content: "next" } }] }) { items { ... on ConversationItem { seq } } } }`,
+    );
+    expect(next.errors).toBeUndefined();
+    expect(next.data?.appendItems.items).toEqual([{ seq: 1 }]);
+  });
+
+  it('uses NORMAL (1) when SQLITE_SYNCHRONOUS=NORMAL, and syncs only at checkpoints', async () => {
     const normal = await buildTestApp({ SQLITE_SYNCHRONOUS: 'NORMAL' });
     try {
       expect(await synchronous(normal)).toBe(1);
+      await createThread(normal, { id: 'relaxed' });
+      const { syncs } = await watchingSyncs(normal, () =>
+        normal.execute(
+          `mutation { appendItems(input: { threadId: "relaxed", items: [{ message: { role: "user", content: "fast" } }] }) { items { ... on ConversationItem { seq } } } }`,
+        ),
+      );
+      expect(syncs).toHaveLength(0);
     } finally {
       await normal.close();
     }

@@ -21,7 +21,7 @@ import { PrismaClient } from '../generated/prisma/client.js';
 import { PrismaClient as PrismaPgClient } from '../generated/prisma-pg/client.js';
 import { applyMigrations, hasPendingMigrations, type Provider } from './migrations.js';
 import { registerDirect } from './raw.js';
-import { serialisedSqlite } from './sqlite.js';
+import { type SqliteSynchronous, serialisedSqlite } from './sqlite.js';
 
 export type Db = PrismaClient;
 
@@ -87,8 +87,7 @@ export interface OpenOptions {
   sqliteSynchronous?: SqliteSynchronous;
 }
 
-/** SQLite synchronous settings threadstore allows (env.ts, SQLITE_SYNCHRONOUS). */
-export type SqliteSynchronous = 'FULL' | 'NORMAL';
+export type { SqliteSynchronous } from './sqlite.js';
 
 function sqliteFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
   const path = url.replace(/^file:/, '');
@@ -349,7 +348,9 @@ async function connect(url: string, provider: Provider, options: OpenOptions): P
   const pool = provider === 'postgresql' ? postgresPool(url, options) : null;
   // The adapter Prisma connects, kept for raw statements sent to it directly (raw.ts).
   const connected = keepingAdapter(
-    pool ? postgresFactory(pool) : serialisedSqlite(sqliteFactory(url)),
+    pool
+      ? postgresFactory(pool)
+      : serialisedSqlite(sqliteFactory(url), options.sqliteSynchronous ?? 'FULL'),
   );
   // Both generated clients have the same model API; services are typed against the SQLite one.
   const prisma = pool
@@ -373,13 +374,9 @@ async function connect(url: string, provider: Provider, options: OpenOptions): P
     count,
   });
   if (provider === 'sqlite') {
-    // WAL lets readers go on while a write commits. FULL syncs the WAL at every commit, so an
+    // WAL mode and the synchronous level are set by the adapter as it connects (sqlite.ts):
+    // WAL lets readers go on while a write commits; FULL syncs the WAL at every commit, so an
     // acknowledged write survives a power loss; NORMAL (opt-in) syncs only at checkpoints.
-    const synchronous = options.sqliteSynchronous ?? 'FULL';
-    await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
-    await prisma.$queryRawUnsafe(
-      `PRAGMA synchronous = ${synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`,
-    );
     await prisma.$queryRawUnsafe('PRAGMA foreign_keys = ON');
   }
   statements.count = 0;

@@ -11,8 +11,17 @@
  * that reads before it writes (a purge) cannot fail with SQLITE_BUSY_SNAPSHOT when another
  * process (a second server, the importer) commits in between. Every transaction the services
  * open writes.
+ *
+ * Durability (SQLITE_SYNCHRONOUS=FULL, the default): the connection runs synchronous=NORMAL and
+ * this module syncs the WAL file itself after every commit, in libuv's thread pool, before the
+ * commit is acknowledged and before the connection runs anything else (WalSync). That is what
+ * SQLite's FULL does in WAL mode ("an additional sync of the WAL file after each transaction
+ * commit", sqlite.org/pragma.html#pragma_synchronous), without stopping the event loop for the
+ * disk: better-sqlite3 runs a FULL commit's fsync on the main thread.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import fs from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import {
   DriverAdapterError,
   type IsolationLevel,
@@ -21,6 +30,9 @@ import {
   type SqlQuery,
   type Transaction,
 } from '@prisma/driver-adapter-utils';
+
+/** SQLite synchronous settings threadstore allows (env.ts, SQLITE_SYNCHRONOUS). */
+export type SqliteSynchronous = 'FULL' | 'NORMAL';
 
 /**
  * What waits for the connection: a statement outside transactions, a transaction, or a
@@ -102,17 +114,24 @@ interface Group {
 /** The part of a better-sqlite3 statement the adapter uses (adapter-better-sqlite3 7.10). */
 interface DriverStatement {
   readonly reader: boolean;
+  /** False when the statement may change the database (sqlite3_stmt_readonly). */
+  readonly readonly: boolean;
   bind(args: unknown[]): DriverStatement;
   run(args?: unknown[]): unknown;
   columns(): unknown[];
   raw(on?: boolean): { all(args?: unknown[]): unknown[] };
 }
 
-/** A better-sqlite3 Database as far as prepare goes. */
+/** A better-sqlite3 Database as far as this module uses it. */
 interface DriverClient {
   prepare(sql: string): DriverStatement;
   /** True while a transaction is open (false after SQLite rolled one back by itself). */
   readonly inTransaction: boolean;
+  /** The database file's path as opened. */
+  readonly name: string;
+  /** True for an in-memory database (no file, no WAL). */
+  readonly memory: boolean;
+  pragma(source: string, options: { simple: true }): unknown;
 }
 
 /** Statements kept per connection: the app's SQL texts (multi-row INSERTs vary by row count). */
@@ -131,7 +150,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * the adapter reads columns() first, so a SELECT * would put the new row's values under the old
  * names (test/sqlite-schema-change.test.ts).
  */
-function cachePreparedStatements(client: DriverClient): void {
+function cachePreparedStatements(client: DriverClient, wrote: () => void): void {
   const prepare = client.prepare.bind(client);
   const cache = new Map<string, DriverStatement>();
   client.prepare = (sql: string): DriverStatement => {
@@ -142,18 +161,25 @@ function cachePreparedStatements(client: DriverClient): void {
       if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     }
     const cached = stmt;
+    // Writes outside transactions commit as they run: they are synced before their turn ends.
+    const noteWrite = cached.readonly ? () => {} : wrote;
     const bound = (args: unknown[]): DriverStatement => {
       let rows: unknown[] | undefined;
       const all = () => {
+        noteWrite();
         rows ??= cached.raw(true).all(args);
         return rows;
       };
       return {
         reader: cached.reader,
+        readonly: cached.readonly,
         bind: () => {
           throw new TypeError('The statement already has bound parameters');
         },
-        run: () => cached.run(args),
+        run: () => {
+          noteWrite();
+          return cached.run(args);
+        },
         columns: () => {
           all();
           return cached.columns();
@@ -163,12 +189,99 @@ function cachePreparedStatements(client: DriverClient): void {
     };
     return {
       reader: cached.reader,
+      readonly: cached.readonly,
       bind: bound,
-      run: (args) => cached.run(args ?? []),
+      run: (args) => {
+        noteWrite();
+        return cached.run(args ?? []);
+      },
       columns: () => cached.columns(),
-      raw: () => ({ all: (args) => cached.raw(true).all(args ?? []) }),
+      raw: () => ({
+        all: (args) => {
+          noteWrite();
+          return cached.raw(true).all(args ?? []);
+        },
+      }),
     };
   };
+}
+
+/** Node's callback fs call `start` as a promise (the callback API runs in libuv's pool). */
+function fsCall<T = void>(start: (done: (error: Error | null, value?: T) => void) => void) {
+  return new Promise<T>((resolve, reject) => {
+    start((error, value) => (error ? reject(error) : resolve(value as T)));
+  });
+}
+
+/**
+ * Syncs a database's WAL file to disk off the event loop: fdatasync, as SQLite's own FULL does
+ * on Linux, in libuv's thread pool. The file is opened at the first sync (SQLite creates it
+ * when the connection first uses the database) and its directory synced once, so that the
+ * file's entry is durable too. SQLite keeps the file (it may truncate it, never replace it)
+ * while a connection has the database open, and this connection stays open until dispose():
+ * the descriptor always names the WAL its commits go to. Frames a checkpoint already copied
+ * are in the database file, which a checkpoint syncs.
+ */
+class WalSync {
+  readonly #path: string;
+  #fd: Promise<number> | null = null;
+
+  constructor(databasePath: string) {
+    // Absolute now: the driver opened it relative to the working directory of this moment.
+    this.#path = `${resolve(databasePath)}-wal`;
+  }
+
+  /**
+   * Resolves once every commit written so far is on disk.
+   * @throws Error (cause: the fs error) when the file cannot be opened or synced: the commit
+   *   is visible but not known to be durable
+   */
+  async sync(): Promise<void> {
+    this.#fd ??= this.#open();
+    try {
+      const fd = await this.#fd;
+      await fsCall((done) => fs.fdatasync(fd, done));
+    } catch (cause) {
+      this.#fd = null;
+      throw new Error(`Could not sync the SQLite WAL ${this.#path} to disk`, { cause });
+    }
+  }
+
+  async #open(): Promise<number> {
+    const fd = await fsCall<number>((done) => fs.open(this.#path, 'r', done));
+    const dir = await fsCall<number>((done) => fs.open(dirname(this.#path), 'r', done));
+    try {
+      await fsCall((done) => fs.fsync(dir, done));
+    } finally {
+      fs.close(dir, () => {});
+    }
+    return fd;
+  }
+
+  /** Closes the descriptor (after the connection closed). */
+  async close(): Promise<void> {
+    const fd = this.#fd;
+    this.#fd = null;
+    if (fd) await fd.then((n) => fsCall((done) => fs.close(n, done))).catch(() => {});
+  }
+}
+
+/**
+ * Sets the connection's journal mode (WAL) and synchronous level, and says whether this module
+ * syncs the WAL itself: for FULL on a database file when the driver is reachable, with the
+ * connection at NORMAL (see the module comment). Otherwise SQLite's own level as asked.
+ */
+async function configureDurability(
+  inner: SqlDriverAdapter,
+  driver: DriverClient | null,
+  synchronous: SqliteSynchronous,
+): Promise<WalSync | null> {
+  const pragma = (sql: string) => inner.queryRaw(statement(`PRAGMA ${sql}`));
+  const mode = await pragma('journal_mode = WAL');
+  const wal = String(mode.rows[0]?.[0]).toLowerCase() === 'wal';
+  const own = synchronous === 'FULL' && wal && driver !== null && !driver.memory;
+  await pragma(`synchronous = ${own ? 'NORMAL' : synchronous}`);
+  return own && driver ? new WalSync(driver.name) : null;
 }
 
 /**
@@ -182,15 +295,41 @@ function cachePreparedStatements(client: DriverClient): void {
  * transactions never join a group: one waiting ends it, so they read only committed rows.
  * A lone transaction runs as before (BEGIN IMMEDIATE .. COMMIT, no savepoint).
  */
-function serialised(inner: SqlDriverAdapter): SqlDriverAdapter {
+async function serialised(
+  inner: SqlDriverAdapter,
+  synchronous: SqliteSynchronous,
+): Promise<SqlDriverAdapter> {
   const turns = new Turns();
   // The adapter keeps its better-sqlite3 Database as `client` (adapter-better-sqlite3 7.10).
   const client = (inner as unknown as { client?: DriverClient }).client;
   const driver = client && typeof client.prepare === 'function' ? client : null;
-  if (driver) cachePreparedStatements(driver);
+  // Whether a statement outside transactions wrote (and so committed) in the current turn.
+  let wrote = false;
+  if (driver) {
+    cachePreparedStatements(driver, () => {
+      wrote = true;
+    });
+  }
+  const wal = await configureDurability(inner, driver, synchronous);
   // Without the driver we cannot tell whether SQLite aborted a transaction: no groups.
   const maxGroup = driver ? MAX_GROUP : 1;
   let group: Group | null = null;
+
+  /**
+   * Runs a statement outside transactions in its own turn. One that wrote committed as it ran:
+   * its WAL frames are synced before the turn ends (and before its caller hears of it).
+   */
+  async function outside<T>(work: () => Promise<T>, writes = false): Promise<T> {
+    await turns.acquire('statement');
+    try {
+      wrote = writes;
+      const result = await work();
+      if (wal && wrote && !driver?.inTransaction) await wal.sync();
+      return result;
+    } finally {
+      turns.release();
+    }
+  }
 
   /** Commits the group (or fails it when SQLite already rolled it back); ends the turn. */
   async function finishGroup(g: Group): Promise<void> {
@@ -198,6 +337,8 @@ function serialised(inner: SqlDriverAdapter): SqlDriverAdapter {
     try {
       if (driver && !driver.inTransaction) throw g.lastError ?? abortedError();
       await inner.executeRaw(statement('COMMIT'));
+      // On disk before any member hears of it, and before the connection runs anything else.
+      await wal?.sync();
       for (const w of g.waiting) w.resolve();
     } catch (error) {
       for (const w of g.waiting) w.reject(error);
@@ -300,9 +441,10 @@ function serialised(inner: SqlDriverAdapter): SqlDriverAdapter {
   return {
     provider: inner.provider,
     adapterName: inner.adapterName,
-    queryRaw: (query) => turns.run(() => inner.queryRaw(query)),
-    executeRaw: (query) => turns.run(() => inner.executeRaw(query)),
-    executeScript: (script) => turns.run(() => inner.executeScript(script)),
+    queryRaw: (query) => outside(() => inner.queryRaw(query)),
+    executeRaw: (query) => outside(() => inner.executeRaw(query)),
+    // A script runs outside prepare (no readonly flag to read): taken as a write.
+    executeScript: (script) => outside(() => inner.executeScript(script), true),
     async startTransaction(isolationLevel?: IsolationLevel) {
       // SQLite transactions are serializable; the adapter refuses any other level the same way.
       if (isolationLevel && isolationLevel !== 'SERIALIZABLE') {
@@ -334,7 +476,11 @@ function serialised(inner: SqlDriverAdapter): SqlDriverAdapter {
       return member(started, null);
     },
     getConnectionInfo: inner.getConnectionInfo?.bind(inner),
-    dispose: () => turns.run(() => inner.dispose()),
+    dispose: () =>
+      turns.run(async () => {
+        await inner.dispose();
+        await wal?.close();
+      }),
   };
 }
 
@@ -357,15 +503,17 @@ function abortedError(): DriverAdapterError {
 
 /**
  * The adapter factory for the services' client: `factory`'s connection, serialised (see the
- * module comment). Migrations use the factory as it is.
+ * module comment), in WAL mode at the `synchronous` level asked (FULL: synced by WalSync).
+ * Migrations use the factory as it is.
  */
 export function serialisedSqlite(
   factory: SqlMigrationAwareDriverAdapterFactory,
+  synchronous: SqliteSynchronous = 'FULL',
 ): SqlMigrationAwareDriverAdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => serialised(await factory.connect()),
+    connect: async () => serialised(await factory.connect(), synchronous),
     connectToShadowDb: () => factory.connectToShadowDb(),
   };
 }
