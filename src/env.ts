@@ -127,7 +127,7 @@ const envSchema = z.object({
     .default(30_000)
     .describe("ms between checks that a live stream's API key is not revoked, at least 100"),
   WS_INIT_TIMEOUT_MS: integer(100)
-    .default(600_000)
+    .default(10_000)
     .describe('ms a WebSocket may wait before connection_init, at least 100'),
   DATABASE_URL: z
     .string()
@@ -138,7 +138,7 @@ const envSchema = z.object({
     .default(10)
     .describe('PostgreSQL connections per instance, 1 to 1000'),
   DB_POOL_IDLE_TIMEOUT_MS: integer(0)
-    .default(10_000)
+    .default(600_000)
     .describe('ms a PostgreSQL connection may stay unused before it is closed (0 = never)'),
   DB_STATEMENT_TIMEOUT_MS: integer(0)
     .default(30_000)

@@ -4,7 +4,11 @@
  * never undone by another request's rollback (nor read before it commits).
  */
 import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { executeRows } from '../src/db/raw.js';
+import { Prisma } from '../src/generated/prisma/client.js';
 import { graphql } from './generated/gql.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { testProvider } from './testkit/database.js';
@@ -164,7 +168,7 @@ describe.runIf(testProvider === 'sqlite')('SQLite durability', () => {
     { delayMs = 0, fail = false } = {},
   ): Promise<{ result: T; syncs: { began: number; ended: number; walBytes: number }[] }> {
     const syncs: { began: number; ended: number; walBytes: number }[] = [];
-    const wal = `${app.url.replace(/^file:/, '')}-wal`;
+    const wal = walOf(app);
     const real = fs.fdatasync;
     const spy = vi.spyOn(fs, 'fdatasync').mockImplementation(((
       fd: number,
@@ -194,7 +198,9 @@ describe.runIf(testProvider === 'sqlite')('SQLite durability', () => {
     }
   }
 
-  const walBytes = (app: TestApp) => fs.statSync(`${app.url.replace(/^file:/, '')}-wal`).size;
+  /** The WAL file SQLite writes: next to the database file (a symlink's target). */
+  const walOf = (app: TestApp) => `${fs.realpathSync(app.url.replace(/^file:/, ''))}-wal`;
+  const walBytes = (app: TestApp) => fs.statSync(walOf(app)).size;
 
   it('by default runs WAL mode at NORMAL (1) and syncs the WAL itself, as FULL does', async () => {
     expect(await synchronous(t)).toBe(1);
@@ -239,35 +245,90 @@ describe.runIf(testProvider === 'sqlite')('SQLite durability', () => {
     expect(answered).toBeGreaterThanOrEqual(sync!.ended);
   });
 
-  it('syncs a write outside transactions (createThread) before answering; a read syncs nothing', async () => {
-    const created = await watchingSyncs(t, () => t.execute(CREATE, { id: 'durable-create' }));
-    expect(created.result.createThread.thread.id).toBe('durable-create');
-    expect(created.syncs.length).toBeGreaterThanOrEqual(1);
-    const read = await watchingSyncs(t, () => t.execute(THREAD, { id: 'durable-create' }));
-    expect(read.result.thread).toEqual({ id: 'durable-create' });
-    expect(read.syncs).toHaveLength(0);
-  });
-
-  it('answers a write whose sync failed with an error, and goes on', async () => {
-    await createThread(t, { id: 'sync-fails' });
-    const failed = await watchingSyncs(
+  it('syncs a write outside transactions (updateThread expiresAt) before answering; a read syncs nothing', async () => {
+    await createThread(t, { id: 'durable-update' });
+    const renamed = await watchingSyncs(
       t,
       () =>
         t.request(
-          `mutation { appendItems(input: { threadId: "sync-fails", items: [{ message: { role: "user", content: "maybe" } }] }) { items { ... on ConversationItem { seq } } } }`,
+          `mutation { updateThread(input: { id: "durable-update", expiresAt: "2100-01-01T00:00:00.000Z" }) { thread { expiresAt } } }`,
         ),
-      { fail: true },
+      { delayMs: 200 },
     );
-    expect(failed.syncs).toHaveLength(1);
-    expect(failed.result.data).toBeNull();
-    expect(failed.result.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
-    expect(JSON.stringify(failed.result.errors)).not.toMatch(/EIO|fdatasync|\bat /);
-    // The next write is synced again and answered.
-    const next = await t.request(
-      `mutation { appendItems(input: { threadId: "sync-fails", items: [{ message: { role: "user", content: "next" } }] }) { items { ... on ConversationItem { seq } } } }`,
+    expect(renamed.result.errors).toBeUndefined();
+    expect(renamed.result.data?.updateThread.thread.expiresAt).toBe('2100-01-01T00:00:00.000Z');
+    expect(renamed.syncs).toHaveLength(1);
+    // A statement the stores send outside any transaction commits as it runs: synced too.
+    const raw = await watchingSyncs(
+      t,
+      () =>
+        executeRows(
+          t.app.db.prisma,
+          Prisma.sql`UPDATE "Thread" SET "name" = ${'raw'} WHERE "id" = ${'durable-update'}`,
+        ),
+      { delayMs: 200 },
     );
-    expect(next.errors).toBeUndefined();
-    expect(next.data?.appendItems.items).toEqual([{ seq: 1 }]);
+    expect(raw.result).toBe(1);
+    expect(raw.syncs).toHaveLength(1);
+    expect(performance.now()).toBeGreaterThanOrEqual(raw.syncs[0]!.ended);
+    const read = await watchingSyncs(t, () => t.execute(THREAD, { id: 'durable-update' }));
+    expect(read.result.thread).toEqual({ id: 'durable-update' });
+    expect(read.syncs).toHaveLength(0);
+  });
+
+  it('syncs the WAL beside the real file when DATABASE_URL names a symlink', async () => {
+    const dir = fs.mkdtempSync(join(tmpdir(), 'threadstore-symlink-'));
+    fs.mkdirSync(join(dir, 'real'));
+    fs.writeFileSync(join(dir, 'real', 'data.db'), '');
+    fs.symlinkSync(join(dir, 'real', 'data.db'), join(dir, 'link.db'));
+    const linked = await buildTestApp({}, {}, { url: `file:${join(dir, 'link.db')}` });
+    try {
+      await createThread(linked, { id: 'linked' });
+      const { result, syncs } = await watchingSyncs(linked, () =>
+        linked.request(
+          `mutation { appendItems(input: { threadId: "linked", items: [{ message: { role: "user", content: "via a link" } }] }) { items { ... on ConversationItem { seq } } } }`,
+        ),
+      );
+      expect(result.errors).toBeUndefined();
+      expect(syncs).toHaveLength(1);
+      expect(fs.existsSync(join(dir, 'link.db-wal'))).toBe(false);
+    } finally {
+      await linked.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('after a failed sync: UNAVAILABLE (outcome unknown) for that write, every later write refused unwritten, reads go on', async () => {
+    const failing = await buildTestApp();
+    const append = (content: string) =>
+      failing.request(
+        `mutation { appendItems(input: { threadId: "sync-fails", items: [{ message: { role: "user", content: "${content}" } }] }) { items { ... on ConversationItem { seq } } } }`,
+      );
+    try {
+      await createThread(failing, { id: 'sync-fails' });
+      const failed = await watchingSyncs(failing, () => append('maybe'), { fail: true });
+      expect(failed.syncs).toHaveLength(1);
+      expect(failed.result.data).toBeNull();
+      const [error] = failed.result.errors ?? [];
+      expect(error?.extensions?.code).toBe('UNAVAILABLE');
+      expect(error?.message).toMatch(/outcome of this operation is unknown/);
+      expect(JSON.stringify(failed.result.errors)).not.toMatch(/EIO|fdatasync|\bat /);
+      // Committed before its sync failed: it is there, but no later write is.
+      const count = async () =>
+        (await failing.execute(`{ thread(id: "sync-fails") { itemCount } }`)).thread.itemCount;
+      expect(await count()).toBe(1);
+      const later = await watchingSyncs(failing, () => append('refused'));
+      expect(later.syncs).toHaveLength(0);
+      expect(later.result.errors?.[0]?.extensions?.code).toBe('UNAVAILABLE');
+      const created = await failing.request(
+        `mutation { createThread(input: { id: "after-failure", agentId: "safety" }) { thread { id } } }`,
+      );
+      expect(created.errors?.[0]?.extensions?.code).toBe('UNAVAILABLE');
+      expect(await count()).toBe(1);
+      expect((await failing.execute(THREAD, { id: 'after-failure' })).thread).toBeNull();
+    } finally {
+      await failing.close();
+    }
   });
 
   it('uses NORMAL (1) when SQLITE_SYNCHRONOUS=NORMAL, and syncs only at checkpoints', async () => {

@@ -213,6 +213,9 @@ function fsCall<T = void>(start: (done: (error: Error | null, value?: T) => void
   });
 }
 
+/** SQLite's extended result code for a failed fsync (sqlite.org/rescode.html): UNAVAILABLE. */
+const SYNC_FAILED = { code: 'SQLITE_IOERR_FSYNC', rawCode: 1034 } as const;
+
 /**
  * Syncs a database's WAL file to disk off the event loop: fdatasync, as SQLite's own FULL does
  * on Linux, in libuv's thread pool. The file is opened at the first sync (SQLite creates it
@@ -221,44 +224,77 @@ function fsCall<T = void>(start: (done: (error: Error | null, value?: T) => void
  * while a connection has the database open, and this connection stays open until dispose():
  * the descriptor always names the WAL its commits go to. Frames a checkpoint already copied
  * are in the database file, which a checkpoint syncs.
+ *
+ * A failed sync is final, as PostgreSQL's PANIC on a failed fsync: Linux may have dropped the
+ * pages it could not write, and a later commit's frames follow them in the WAL, so a later
+ * sync could not make those durable either. From then on `failure` refuses every write before
+ * it runs (see serialised()); a restart opens the database anew.
  */
 class WalSync {
   readonly #path: string;
   #fd: Promise<number> | null = null;
+  #failure: Error | null = null;
 
+  /** @param databasePath the database file as the driver opened it (it exists by now) */
   constructor(databasePath: string) {
-    // Absolute now: the driver opened it relative to the working directory of this moment.
-    this.#path = `${resolve(databasePath)}-wal`;
+    // SQLite puts the WAL next to the file a symlink points to, and resolves a relative path
+    // against the working directory of this moment.
+    let real = resolve(databasePath);
+    try {
+      real = fs.realpathSync(databasePath);
+    } catch {
+      // Not there (yet): the path as given.
+    }
+    this.#path = `${real}-wal`;
+  }
+
+  /** The error every write gets after a failed sync; null while syncs succeed. */
+  get failure(): Error | null {
+    return this.#failure;
   }
 
   /**
    * Resolves once every commit written so far is on disk.
-   * @throws Error (cause: the fs error) when the file cannot be opened or synced: the commit
-   *   is visible but not known to be durable
+   * @throws Error with code SQLITE_IOERR_FSYNC (cause: the fs error) when the file cannot be
+   *   opened or synced, and after any earlier failure: the commit is visible but not known to
+   *   be durable (UNAVAILABLE, outcome unknown: src/db/unavailable.ts)
    */
   async sync(): Promise<void> {
+    if (this.#failure) throw this.#failure;
     this.#fd ??= this.#open();
     try {
       const fd = await this.#fd;
       await fsCall((done) => fs.fdatasync(fd, done));
     } catch (cause) {
-      this.#fd = null;
-      throw new Error(`Could not sync the SQLite WAL ${this.#path} to disk`, { cause });
+      this.#failure = Object.assign(
+        new Error(
+          `The SQLite WAL ${this.#path} could not be synced to disk; writes are refused until threadstore restarts (check the disk first)`,
+          { cause },
+        ),
+        SYNC_FAILED,
+      );
+      await this.close();
+      throw this.#failure;
     }
   }
 
   async #open(): Promise<number> {
     const fd = await fsCall<number>((done) => fs.open(this.#path, 'r', done));
-    const dir = await fsCall<number>((done) => fs.open(dirname(this.#path), 'r', done));
     try {
-      await fsCall((done) => fs.fsync(dir, done));
-    } finally {
-      fs.close(dir, () => {});
+      const dir = await fsCall<number>((done) => fs.open(dirname(this.#path), 'r', done));
+      try {
+        await fsCall((done) => fs.fsync(dir, done));
+      } finally {
+        fs.close(dir, () => {});
+      }
+    } catch (error) {
+      fs.close(fd, () => {});
+      throw error;
     }
     return fd;
   }
 
-  /** Closes the descriptor (after the connection closed). */
+  /** Closes the descriptor (after the connection closed, or a failed sync). */
   async close(): Promise<void> {
     const fd = this.#fd;
     this.#fd = null;
@@ -305,12 +341,21 @@ async function serialised(
   const driver = client && typeof client.prepare === 'function' ? client : null;
   // Whether a statement outside transactions wrote (and so committed) in the current turn.
   let wrote = false;
+  let wal: WalSync | null = null;
   if (driver) {
     cachePreparedStatements(driver, () => {
+      // After a failed sync no write runs at all (see WalSync).
+      if (wal?.failure) throw wal.failure;
       wrote = true;
     });
   }
-  const wal = await configureDurability(inner, driver, synchronous);
+  try {
+    wal = await configureDurability(inner, driver, synchronous);
+  } catch (error) {
+    // The connection is not handed out: close it (a locked file, say, failed the PRAGMAs).
+    await inner.dispose().catch(() => {});
+    throw error;
+  }
   // Without the driver we cannot tell whether SQLite aborted a transaction: no groups.
   const maxGroup = driver ? MAX_GROUP : 1;
   let group: Group | null = null;
