@@ -131,7 +131,6 @@ interface DriverClient {
   readonly name: string;
   /** True for an in-memory database (no file, no WAL). */
   readonly memory: boolean;
-  pragma(source: string, options: { simple: true }): unknown;
 }
 
 /** Statements kept per connection: the app's SQL texts (multi-row INSERTs vary by row count). */
@@ -364,16 +363,13 @@ async function serialised(
    * Runs a statement outside transactions in its own turn. One that wrote committed as it ran:
    * its WAL frames are synced before the turn ends (and before its caller hears of it).
    */
-  async function outside<T>(work: () => Promise<T>, writes = false): Promise<T> {
-    await turns.acquire('statement');
-    try {
+  function outside<T>(work: () => Promise<T>, writes = false): Promise<T> {
+    return turns.run(async () => {
       wrote = writes;
       const result = await work();
       if (wal && wrote && !driver?.inTransaction) await wal.sync();
       return result;
-    } finally {
-      turns.release();
-    }
+    });
   }
 
   /** Commits the group (or fails it when SQLite already rolled it back); ends the turn. */
