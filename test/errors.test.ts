@@ -90,6 +90,17 @@ describe('errors', () => {
       const entry = logged.find((l) => l.msg === 'unexpected error');
       expect(entry).toBeDefined();
       expect(String((entry!.err as { stack?: string }).stack)).toMatch(/Compaction/);
+      // Over HTTP the line carries the request's id, and is written once.
+      const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'errors-unexpected-1' },
+        body: JSON.stringify({ query: print(THREAD_COMPACTIONS), variables: { id } }),
+      });
+      expect((await response.json()).errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
+      const lines = logged.filter((l) => l.requestId === 'errors-unexpected-1');
+      const unexpected = lines.filter((l) => l.msg === 'unexpected error');
+      expect(unexpected).toHaveLength(1);
+      expect(String((unexpected[0]!.err as { stack?: string }).stack)).toMatch(/Compaction/);
     } finally {
       await t.app.db.prisma.$executeRawUnsafe(
         'ALTER TABLE "CompactionGone" RENAME TO "Compaction"',

@@ -6,8 +6,11 @@
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import type { Transaction } from '@prisma/driver-adapter-utils';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { executeRows } from '../src/db/raw.js';
+import { runAlone, serialisedSqlite } from '../src/db/sqlite.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { graphql } from './generated/gql.js';
 import { buildTestApp, type TestApp } from './testkit/app.js';
@@ -350,5 +353,63 @@ describe.runIf(testProvider === 'sqlite')('SQLite durability', () => {
   it('does not count PRAGMAs as statements of a request', async () => {
     const { count } = await t.countStatements(() => synchronous(t));
     expect(count).toBe(0);
+  });
+});
+
+describe.runIf(testProvider === 'sqlite')('SQLite group commit', () => {
+  const sql = (text: string) => ({ sql: text, args: [], argTypes: [] });
+  /** Ends a transaction as Prisma does (@prisma/client 7.10): COMMIT sent, then commit(). */
+  const commit = async (tx: Transaction) => {
+    await tx.executeRaw(sql('COMMIT'));
+    await tx.commit();
+  };
+
+  /**
+   * The first of two transactions on the serialised adapter (src/db/sqlite.ts) commits while
+   * the second waits for the connection: what answers first, the first one's commit or nothing
+   * within 2 s (it was grouped with the second, and waits for their common commit). The adapter
+   * alone, on its own file: no background statement queues in between.
+   */
+  async function firstCommitAnswers(
+    startSecond: (start: () => Promise<Transaction>) => Promise<Transaction>,
+  ) {
+    const dir = fs.mkdtempSync(join(tmpdir(), 'threadstore-group-'));
+    const adapter = await serialisedSqlite(
+      new PrismaBetterSqlite3({ url: join(dir, 'group.db') }),
+      'NORMAL',
+    ).connect();
+    // A group takes members only in its first 10 ms: with the clock held, always.
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      await adapter.executeScript('CREATE TABLE t (n INTEGER)');
+      const first = await adapter.startTransaction();
+      await first.executeRaw(sql('INSERT INTO t VALUES (1)'));
+      // Queued for the connection before the first ends (startTransaction queues at once).
+      const second = startSecond(() => adapter.startTransaction());
+      const firstDone = commit(first);
+      const answered = await Promise.race([
+        firstDone.then(() => 'first'),
+        new Promise<string>((resolve) => setTimeout(() => resolve('held back'), 2_000)),
+      ]);
+      const other = await second;
+      await other.executeRaw(sql('INSERT INTO t VALUES (2)'));
+      await commit(other);
+      await firstDone;
+      const rows = await adapter.queryRaw(sql('SELECT count(*) AS n FROM t'));
+      expect(rows.rows).toEqual([[2]]);
+      return answered;
+    } finally {
+      vi.useRealTimers();
+      await adapter.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('groups ordinary transactions: the first answers with the group, once the next ends', async () => {
+    expect(await firstCommitAnswers((start) => start())).toBe('held back');
+  });
+
+  it('runs a long transaction (runAlone: imports) alone: the one before it answers at once', async () => {
+    expect(await firstCommitAnswers((start) => runAlone(start))).toBe('first');
   });
 });

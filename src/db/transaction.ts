@@ -8,7 +8,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { Database } from './client.js';
 import { rawTransaction } from './raw.js';
-import { alone } from './sqlite.js';
+import { runAlone } from './sqlite.js';
 
 /** How long a transaction may wait to start, and run, in ms. */
 export const TRANSACTION_MAX_WAIT_MS = 15_000;
@@ -55,7 +55,7 @@ export async function transaction<T>(
   // A longer timeout means a long transaction (imports): on SQLite it runs outside group
   // commit, so it never holds back the answers of short ones (src/db/sqlite.ts).
   const long = options.timeoutMs !== undefined;
-  return retryingConflicts(() => (long ? alone.run(true, run) : run()));
+  return retryingConflicts(() => (long && db.provider === 'sqlite' ? runAlone(run) : run()));
 }
 
 /**

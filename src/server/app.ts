@@ -46,7 +46,7 @@ import { healthHandler } from './health.js';
 import { inputGuard } from './input-guard.js';
 import { startJobs } from './jobs.js';
 import { queryLimitPlugins, withBodyLimit } from './limits.js';
-import { createLogger, operationNamePlugin, withRequestLog } from './logging.js';
+import { createLogger, requestIdOf, requestScopePlugin, withRequestLog } from './logging.js';
 import { contractErrorCodes } from './mask-error.js';
 import { createMetrics } from './metrics.js';
 import { createRateLimiter, type RateLimiter, rateLimitPlugin } from './rate-limit.js';
@@ -164,6 +164,8 @@ function guardedYoga(
   return createThreadstoreYoga({
     logger: deps.logger,
     plugins: [
+      // First: the lines other plugins write for a request find its id through it.
+      requestScopePlugin(),
       contractErrorCodes(),
       loopbackHostOnly(env.AUTH, audit),
       csrfPrevention(audit),
@@ -174,7 +176,6 @@ function guardedYoga(
       ...(env.INTROSPECTION ? [] : [introspectionOff()]),
       ...queryLimitPlugins(env),
       inputGuard(),
-      operationNamePlugin(),
       rateLimitPlugin(deps.rateLimiter, audit, env.RATE_LIMIT_RPS),
       streamCredentialsPlugin(env.STREAM_AUTH_RECHECK_MS),
       deps.metricsPlugin,
@@ -265,7 +266,7 @@ function httpServer(
     receiveTimeouts(env),
     withRequestLog(logger, (req, res) => {
       handle(req, res).catch((error: unknown) => {
-        logger.error({ err: error }, 'request failed');
+        logger.error({ err: error, requestId: requestIdOf(req) }, 'request failed');
         if (!res.headersSent) res.writeHead(500).end();
       });
     }),

@@ -16,7 +16,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Identity } from '../identity/identity.js';
-import { currentRequestId } from './logging.js';
+import { requestIdOf } from './logging.js';
 import { clientErrorCode } from './mask-error.js';
 
 export type Transport = 'http' | 'ws';
@@ -52,26 +52,31 @@ export interface AuditEntry {
   reason?: string;
   /** How a refused caller tried to authenticate, when no identity was established. */
   attempted?: 'API_KEY' | 'JWT' | 'OTHER' | null;
+  /** The HTTP request's id (logging.ts requestIdOf), when not told by `request`. */
+  requestId?: string;
 }
 
 export interface Audit {
-  /** Writes one audit line; `request` marks that HTTP request as audited. */
+  /**
+   * Writes one audit line; `request` marks that HTTP request as audited, and gives the line its
+   * requestId unless the entry has one.
+   */
   log(entry: AuditEntry, request?: Request): void;
   /** True when a line was already written for `request`. */
   logged(request: Request): boolean;
 }
 
 /**
- * The audit log on `logger` (level info, so that LOG_LEVEL=info keeps it); a line written while
- * an HTTP request is served carries its requestId.
+ * The audit log on `logger` (level info, so that LOG_LEVEL=info keeps it); a line for an HTTP
+ * request carries its requestId (from the entry, else from `request`).
  */
 export function createAudit(logger: Logger): Audit {
   const audited = new WeakSet<Request>();
   return {
     log(entry, request) {
       if (request) audited.add(request);
-      const { identity, threadId, ...rest } = entry;
-      const requestId = currentRequestId();
+      const { identity, threadId, requestId: told, ...rest } = entry;
+      const requestId = told ?? requestIdOf(request);
       logger.info(
         {
           ...(requestId ? { requestId } : {}),
@@ -161,6 +166,7 @@ function auditResult(audit: Audit, run: Executed, result: ExecutionResult): void
     transport: (run.request ? 'http' : 'ws') as Transport,
     identity: run.identity ?? null,
     operation: operation.name?.value ?? null,
+    requestId: requestIdOf(run.request),
   };
   if (operation.operation === 'mutation') {
     for (const field of rootFields(operation)) {
@@ -250,6 +256,7 @@ export function auditPlugin(audit: Audit): Plugin {
         outcome,
         status: response.status,
         reason: authorization ? 'credentials refused' : 'no credentials',
+        requestId: requestIdOf(request),
       });
     },
   };

@@ -19,6 +19,7 @@ import type { Plugin, YogaServerOptions } from 'graphql-yoga';
 import { type AuthMode, isLoopbackHost } from '../env.js';
 import { quote } from '../errors.js';
 import { type Audit, attemptedMethod } from './audit.js';
+import { requestIdOf } from './logging.js';
 
 /** The header a script sets to show a request is not a plain page's (yoga's default name). */
 export const CSRF_HEADER = 'x-graphql-yoga-csrf';
@@ -169,6 +170,7 @@ export function refuseForeignHost(
     outcome: 'FORBIDDEN',
     status: 403,
     reason: 'Host is not a loopback name',
+    requestId: requestIdOf(req),
   });
   res.writeHead(403, { 'content-type': 'application/json' }).end(errorBody('FORBIDDEN', problem));
   return true;

@@ -29,6 +29,7 @@ import { type ExportChunk, exportChunks, shapeOf } from '../transcripts/export-s
 import { type Dropped, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../transcripts/types.js';
 import { type Audit, attemptedMethod } from './audit.js';
 import { CSRF_HEADER } from './browser.js';
+import { requestIdOf } from './logging.js';
 
 const PATH = /^\/threads\/([^/]+)\/export$/;
 /** Dropped entries written in full into the trailer; the count says how many there were. */
@@ -218,15 +219,19 @@ export function exportRoute(deps: ExportRouteDeps) {
           status: HTTP_STATUS[code],
           reason: 'export refused',
           threadId,
+          requestId: requestIdOf(req),
         });
       }
       if (res.headersSent) {
-        deps.logger.error({ err: error, threadId }, 'export failed after its body started');
+        deps.logger.error(
+          { err: error, threadId, requestId: requestIdOf(req) },
+          'export failed after its body started',
+        );
         res.destroy();
       } else if (known) {
         answer(res, known);
       } else {
-        deps.logger.error({ err: error, threadId }, 'export failed');
+        deps.logger.error({ err: error, threadId, requestId: requestIdOf(req) }, 'export failed');
         // As GraphQL masks it: no detail to the client, the stack in the log.
         const extensions = { code: 'INTERNAL_SERVER_ERROR' };
         res

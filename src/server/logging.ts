@@ -1,10 +1,15 @@
 /**
  * Logs: the pino logger (JSON by default, LOG_FORMAT=pretty for people), and one line per HTTP
- * request with a request id that is also sent back in `x-request-id`. Every line logged while
- * a request is served carries its requestId. Never logged: bodies, variables, item content,
- * query strings (a GET request carries its query and variables there).
+ * request with a request id that is also sent back in `x-request-id`. The lines written for a
+ * request carry its requestId: its request line, its audit lines, and the unexpected errors and
+ * dependency failures of its operations (mask-error.ts). Never logged: bodies, variables, item
+ * content, query strings (a GET request carries its query and variables there).
+ *
+ * The request a line belongs to is looked up from the objects the code at hand holds (node's
+ * IncomingMessage, yoga's Request for it), not from an AsyncLocalStorage: on Node 20 an enabled
+ * AsyncLocalStorage runs a hook on every promise of the process (measured at 17% of the CPU of
+ * a live event's delivery to 1,000 followers; bench/README.md, round four).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -21,7 +26,8 @@ interface RequestScope {
   operation?: string;
 }
 
-const requestScope = new AsyncLocalStorage<RequestScope>();
+/** The scope of each HTTP request being served, by node's IncomingMessage and yoga's Request. */
+const scopes = new WeakMap<object, RequestScope>();
 
 /** An incoming id is kept when it is short and plain; anything else gets a fresh one. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
@@ -64,9 +70,13 @@ function prettyStream(): DestinationStream {
   });
 }
 
-/** The id of the HTTP request being served on the current async path, if any. */
-export function currentRequestId(): string | undefined {
-  return requestScope.getStore()?.id;
+/**
+ * The id of the HTTP request `carrier` stands for: node's IncomingMessage, or the Request yoga
+ * made of it (linked by requestScopePlugin). Undefined for anything else (a WebSocket, a request
+ * through yoga.fetch in-process, null).
+ */
+export function requestIdOf(carrier: object | null | undefined): string | undefined {
+  return carrier ? scopes.get(carrier)?.id : undefined;
 }
 
 /**
@@ -77,10 +87,6 @@ export function currentRequestId(): string | undefined {
 export function createLogger(env: Pick<Env, 'LOG_LEVEL' | 'LOG_FORMAT'>): Logger {
   const options: pino.LoggerOptions = {
     level: env.LOG_LEVEL,
-    mixin: () => {
-      const scope = requestScope.getStore();
-      return scope ? { requestId: scope.id } : {};
-    },
     serializers: {
       err: (error: Error) => {
         const serialized = pino.stdSerializers.err(error);
@@ -95,8 +101,8 @@ export function createLogger(env: Pick<Env, 'LOG_LEVEL' | 'LOG_FORMAT'>): Logger
 
 /**
  * Wraps an HTTP handler: assigns the request id (a sane incoming `x-request-id`, else a new
- * UUID), sends it back, runs `handler` in the request's scope, and logs one line when the
- * response ends: method, path, operation, status, durationMs, requestId.
+ * UUID), sends it back (requestIdOf(req) tells it from then on), runs `handler`, and logs one
+ * line when the response ends: method, path, operation, status, durationMs, requestId.
  */
 export function withRequestLog(
   logger: Logger,
@@ -107,6 +113,7 @@ export function withRequestLog(
     const id =
       typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const scope: RequestScope = { id };
+    scopes.set(req, scope);
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     res.setHeader('x-request-id', id);
@@ -125,22 +132,30 @@ export function withRequestLog(
       };
       logger[level](line, 'request');
     });
-    requestScope.run(scope, () => handler(req, res));
+    handler(req, res);
   };
 }
 
 /**
- * Records the operation name of the HTTP request being served for its log line: the one the
- * client named, else the document's only operation's name, else "Anonymous".
+ * Links the Request yoga makes of an HTTP request to that request's scope (requestIdOf), and
+ * records its operation name for the request line: the one the client named, else the
+ * document's only operation's name, else "Anonymous". List it first: other plugins' onRequest
+ * hooks may write lines for the request.
  */
-export function operationNamePlugin(): Plugin {
+export function requestScopePlugin(): Plugin {
   return {
-    onParams({ params }) {
-      const scope = requestScope.getStore();
+    onRequest({ request, serverContext }) {
+      const req = (serverContext as { req?: IncomingMessage } | undefined)?.req;
+      const scope = req && scopes.get(req);
+      if (scope) scopes.set(request, scope);
+    },
+    onParams({ params, request }) {
+      const scope = scopes.get(request);
       if (scope && params.operationName) scope.operation = params.operationName;
     },
-    onParse() {
-      const scope = requestScope.getStore();
+    onParse({ context }) {
+      const { request } = context as { request?: Request };
+      const scope = request && scopes.get(request);
       if (!scope || scope.operation) return undefined;
       return ({ result }) => {
         if (result && !(result instanceof Error) && 'kind' in result) {

@@ -7,10 +7,15 @@
  * stack.
  */
 import { type ExecutionResult, GraphQLError } from 'graphql';
-import { type Plugin, maskError as yogaMaskError } from 'graphql-yoga';
+import {
+  handleStreamOrSingleExecutionResult,
+  type Plugin,
+  maskError as yogaMaskError,
+} from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { type DependencyFailure, dependencyFailure, unavailableError } from '../db/unavailable.js';
 import { ThreadstoreError } from '../errors.js';
+import { requestIdOf } from './logging.js';
 
 /** A copy of `like` (location and path kept) with `message` and extensions plus `code`. */
 function withCode(
@@ -58,14 +63,74 @@ export function clientErrorCode(error: unknown, fallback = 'GRAPHQL_VALIDATION_F
 const UNAVAILABLE_HTTP = { http: { status: 503 } };
 
 /**
- * Builds yoga's maskError for a logger. `classify` recognises dependency failures (default:
- * src/db/unavailable.ts alone; the app passes its database's, which also reads the disk).
+ * Yoga's maskError (`maskError`), and what logs the failures it masks: a dependency failure as a
+ * warning with its cause, anything else unexpected as an error with its stack, each once per
+ * error object (a result shared by a group of followers reaches maskError once per follower).
+ * `plugin` logs the errors of execution results before yoga masks them, with the requestId of
+ * the operation's HTTP request (logging.ts); `note` does the same for an error thrown outside
+ * execution (the context factory: yoga.ts); maskError logs, without a requestId, what neither
+ * saw. `classify` recognises dependency failures (default: src/db/unavailable.ts alone; the app
+ * passes its database's, which also reads the disk); it runs once per error object.
  */
-export function createMaskError(
+export function createErrorMasking(
   logger: Logger,
   classify: (error: unknown) => DependencyFailure | null = dependencyFailure,
 ) {
-  return (error: unknown, message: string, isDev?: boolean): Error => {
+  // Unexpected errors seen (by their original error) and what classify said of each.
+  const seen = new WeakMap<object, DependencyFailure | null>();
+
+  /** The original of an unexpected error (not ours, not the client's), else null. */
+  const unexpected = (
+    error: unknown,
+  ): { original: unknown; path?: GraphQLError['path'] } | null => {
+    const graphQLError = error instanceof GraphQLError ? error : null;
+    const original = graphQLError?.originalError ?? error;
+    if (original instanceof ThreadstoreError) return null;
+    if (graphQLError && isClientError(graphQLError)) return null;
+    return { original, path: graphQLError?.path };
+  };
+
+  /** classify's verdict on `original`, logged the first time it is seen. */
+  const verdict = (
+    original: unknown,
+    path: GraphQLError['path'] | undefined,
+    requestId: string | undefined,
+  ): DependencyFailure | null => {
+    const key = typeof original === 'object' && original !== null ? original : null;
+    if (key && seen.has(key)) return seen.get(key) ?? null;
+    const failure = classify(original);
+    if (key) seen.set(key, failure);
+    const where = { path, ...(requestId ? { requestId } : {}) };
+    if (failure) logger.warn({ err: original, ...where, ...failure }, 'dependency failed');
+    else logger.error({ err: original, ...where }, 'unexpected error');
+    return failure;
+  };
+
+  const note = (error: unknown, requestId: string | undefined): void => {
+    const found = unexpected(error);
+    if (found) verdict(found.original, found.path, requestId);
+  };
+
+  const logResult =
+    (contextValue: unknown) =>
+    ({ result }: { result: ExecutionResult }): void => {
+      if (!result.errors) return;
+      const requestId = requestIdOf((contextValue as { request?: Request } | null)?.request);
+      for (const error of result.errors) note(error, requestId);
+    };
+
+  const plugin: Plugin = {
+    onExecute: ({ args }) => ({
+      onExecuteDone: (payload) =>
+        handleStreamOrSingleExecutionResult(payload, logResult(args.contextValue)),
+    }),
+    onSubscribe: ({ args }) => ({
+      onSubscribeResult: (payload) =>
+        handleStreamOrSingleExecutionResult(payload, logResult(args.contextValue)),
+    }),
+  };
+
+  const maskError = (error: unknown, message: string, isDev?: boolean): Error => {
     const graphQLError = error instanceof GraphQLError ? error : null;
     const original = graphQLError?.originalError ?? error;
     if (original instanceof ThreadstoreError) {
@@ -82,21 +147,21 @@ export function createMaskError(
       }
       return graphQLError;
     }
-    const failure = classify(original);
+    const failure = verdict(original, graphQLError?.path, undefined);
     if (failure) {
-      logger.warn({ err: original, path: graphQLError?.path, ...failure }, 'dependency failed');
       const unavailable = unavailableError(failure);
       return withCode(graphQLError, unavailable.message, unavailable.code, {
         ...unavailable.details,
         ...UNAVAILABLE_HTTP,
       });
     }
-    logger.error({ err: original, path: graphQLError?.path }, 'unexpected error');
     const masked = yogaMaskError(error, message, isDev);
     return masked instanceof GraphQLError
       ? withCode(masked, masked.message, 'INTERNAL_SERVER_ERROR', masked.extensions)
       : masked;
   };
+
+  return { maskError, plugin, note };
 }
 
 /** Yoga's request errors (a body that is not JSON, a missing query, GET for a mutation) carry

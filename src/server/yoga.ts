@@ -18,7 +18,8 @@ import { schema } from '../schema/index.js';
 import type { InitialContext } from './auth.js';
 import { compressedGraphiQL, graphiqlOptions, renderGraphiQLPage } from './graphiql.js';
 import { jitPlugins } from './jit.js';
-import { createMaskError } from './mask-error.js';
+import { requestIdOf } from './logging.js';
+import { createErrorMasking } from './mask-error.js';
 
 export type ThreadstoreYoga = YogaServerInstance<Record<string, unknown>, ServiceContext>;
 
@@ -129,6 +130,7 @@ export function createThreadstoreYoga({
   classify,
   jit = false,
 }: YogaOptions): ThreadstoreYoga {
+  const masking = createErrorMasking(logger, classify);
   return createYoga<Record<string, unknown>, ServiceContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -143,13 +145,24 @@ export function createThreadstoreYoga({
     // the CPU per request of `{ __typename }` (AbortSignal, DOMException and stream per body).
     maxRequestBodySize: false,
     logging: loggingBridge(logger),
-    maskedErrors: { maskError: createMaskError(logger, classify) },
+    maskedErrors: { maskError: masking.maskError },
     plugins: [
       ...(jit ? jitPlugins(logger) : []),
+      // Before any plugin that replaces a result: it logs the unexpected errors in it.
+      masking.plugin,
       ...plugins,
       streamErrorsAsResults(),
       ...(graphiql ? [compressedGraphiQL()] : []),
     ],
-    context,
+    // A context that fails unexpectedly (the database lost while authenticating) is logged
+    // with its request's id here; yoga masks it without the request.
+    context: async (initial) => {
+      try {
+        return await context(initial);
+      } catch (error) {
+        masking.note(error, requestIdOf(initial.request));
+        throw error;
+      }
+    },
   });
 }
