@@ -184,6 +184,8 @@ export async function followThreadItems(
   };
   watchExpiry(start.expiresAt);
 
+  // One generator with its cleanup (not a wrapper delegating with yield*): each live item
+  // passes one generator fewer on its way to each follower.
   async function* follow(): AsyncGenerator<ItemRecord> {
     // An afterSeq at or past the end replays nothing and live items follow from the end.
     let last =
@@ -196,35 +198,32 @@ export async function followThreadItems(
       }
       last = Math.max(last, upper);
     }
-    yield* catchUp(start.nextSeq - 1);
-    for (;;) {
-      const event = await queue.take();
-      if (event === null || event.kind === 'deleted') return;
-      if (event.kind === 'resync') {
-        const current = await findThread(ctx, threadId);
-        if (!current) return;
-        yield* catchUp(current.nextSeq - 1);
-        continue;
-      }
-      if (event.lastSeq <= last) continue;
-      // A gap: events were lost (or arrived out of order); the database has them.
-      if (event.firstSeq > last + 1) yield* catchUp(event.firstSeq - 1);
-      for (const item of recordsOf(event, ctx.tenantId)) {
-        if (item.seq <= last) continue;
-        yield item;
-        last = item.seq;
-      }
-    }
-  }
-
-  async function* guarded(): AsyncGenerator<ItemRecord> {
     try {
-      yield* follow();
+      yield* catchUp(start.nextSeq - 1);
+      for (;;) {
+        const event = await queue.take();
+        if (event === null || event.kind === 'deleted') return;
+        if (event.kind === 'resync') {
+          const current = await findThread(ctx, threadId);
+          if (!current) return;
+          yield* catchUp(current.nextSeq - 1);
+          continue;
+        }
+        if (event.lastSeq <= last) continue;
+        // A gap: events were lost (or arrived out of order); the database has them.
+        if (event.firstSeq > last + 1) yield* catchUp(event.firstSeq - 1);
+        for (const item of recordsOf(event, ctx.tenantId)) {
+          if (item.seq <= last) continue;
+          yield item;
+          last = item.seq;
+        }
+      }
     } finally {
       ended = true;
       clearTimeout(expiryTimer);
       queue.close();
     }
   }
-  return closableStream(queue, guarded());
+
+  return closableStream(queue, follow());
 }

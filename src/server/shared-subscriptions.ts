@@ -47,31 +47,46 @@ export interface SharedSubscriptionsOptions {
 
 type Settled = { result: ExecutionResult; shared: boolean };
 type MaybePromise<T> = T | Promise<T>;
+/** One group's execution for one event: `settled` once it ended. */
+type Execution = { running: Promise<Settled>; settled?: Settled };
 
-/** graphql-js's mapAsyncIterator: `map` over each value; return() and throw() pass through. */
+const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> =>
+  typeof (value as Promise<T> | null)?.then === 'function';
+
+/**
+ * graphql-js's mapAsyncIterator: `map` over each value; return() and throw() pass through.
+ * Promise chains, not async functions: a value `map` has at hand (a result the group already
+ * executed) costs one promise per follower per event, not five.
+ */
 function mapStream<T, R>(
   source: AsyncIterable<T>,
   map: (value: T) => MaybePromise<R>,
 ): AsyncIterableIterator<R> {
   const inner = source[Symbol.asyncIterator]();
-  const mapped = async (step: IteratorResult<T>): Promise<IteratorResult<R>> => {
+  // As graphql-js: a failed execution ends the source, then the stream fails.
+  const fail = async (error: unknown): Promise<never> => {
+    await inner.return?.().catch(() => {});
+    throw error;
+  };
+  const mapped = (step: IteratorResult<T>): MaybePromise<IteratorResult<R>> => {
     if (step.done) return { done: true, value: undefined };
+    let value: MaybePromise<R>;
     try {
-      return { done: false, value: await map(step.value) };
+      value = map(step.value);
     } catch (error) {
-      // As graphql-js: a failed execution ends the source, then the stream fails.
-      await inner.return?.().catch(() => {});
-      throw error;
+      return fail(error);
     }
+    if (!isPromise(value)) return { done: false, value };
+    return value.then((settled): IteratorResult<R> => ({ done: false, value: settled }), fail);
   };
   const iterator: AsyncIterableIterator<R> = {
-    next: async () => mapped(await inner.next()),
-    return: async () =>
-      inner.return ? mapped(await inner.return()) : { done: true, value: undefined },
-    throw: async (error: unknown) => {
-      if (inner.throw) return mapped(await inner.throw(error));
-      throw error;
-    },
+    next: () => inner.next().then(mapped),
+    return: () =>
+      inner.return
+        ? inner.return().then(mapped)
+        : Promise.resolve({ done: true, value: undefined }),
+    throw: (error: unknown) =>
+      inner.throw ? inner.throw(error).then(mapped) : Promise.reject(error),
     [Symbol.asyncIterator]: () => iterator,
   };
   return iterator;
@@ -106,8 +121,9 @@ export function sharedSubscriptions(options: SharedSubscriptionsOptions): {
   const stats: SharedExecutionStats = { executions: 0, reused: 0 };
   const documentIds = new WeakMap<DocumentNode, number>();
   let lastDocumentId = 0;
-  // Event object -> group key -> its execution. Held only as long as the event object is.
-  const executions = new WeakMap<object, Map<string, Promise<Settled>>>();
+  // Event object -> group key -> its execution (and its outcome once settled). Held only as
+  // long as the event object is.
+  const executions = new WeakMap<object, Map<string, Execution>>();
 
   /** The group of an operation, or null when it is not shared. */
   function groupOf(args: ExecutionArgs): string | null {
@@ -132,26 +148,36 @@ export function sharedSubscriptions(options: SharedSubscriptionsOptions): {
     return { result, shared: options.shareable?.(args.contextValue) ?? true };
   }
 
-  async function executeShared(
+  /** The group's result for a follower: its own execution when the group's was not shared. */
+  function reuse(args: ExecutionArgs, event: unknown, settled: Settled) {
+    if (!settled.shared) return settle(args, event).then((own) => own.result);
+    stats.reused++;
+    return settled.result;
+  }
+
+  /** The group's result for `event`: executed by its first follower, then handed out. */
+  function executeShared(
     args: ExecutionArgs,
     group: string,
     event: object,
-  ): Promise<ExecutionResult> {
+  ): MaybePromise<ExecutionResult> {
     let byGroup = executions.get(event);
     if (!byGroup) {
       byGroup = new Map();
       executions.set(event, byGroup);
     }
-    const running = byGroup.get(group);
-    if (!running) {
-      const own = settle(args, event);
-      byGroup.set(group, own);
-      return (await own).result;
+    const known = byGroup.get(group);
+    if (!known) {
+      const running = settle(args, event);
+      const execution: Execution = { running };
+      byGroup.set(group, execution);
+      return running.then((settled) => {
+        execution.settled = settled;
+        return settled.result;
+      });
     }
-    const { result, shared } = await running;
-    if (!shared) return (await settle(args, event)).result;
-    stats.reused++;
-    return result;
+    if (known.settled) return reuse(args, event, known.settled);
+    return known.running.then((settled) => reuse(args, event, settled));
   }
 
   async function subscribe(args: ExecutionArgs) {

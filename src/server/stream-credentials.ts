@@ -67,11 +67,27 @@ function untilCredentialsEnd(
     }
     return { done: true, value: undefined };
   };
-  const endedResult = ended.then((reason) => ({ reason }));
+  // Why the credentials ended, once they did; and what wakes a next() waiting for an event.
+  // (Not Promise.race with `ended` per event: each race leaves a reaction on the pending
+  // `ended`, so a follower would hold one more closure per event it received.)
+  let reason: string | null = null;
+  let interrupt: ((end: { reason: string }) => void) | null = null;
+  ended.then((why) => {
+    reason = why;
+    interrupt?.({ reason: why });
+  });
+  const nextOrEnd = (): Promise<IteratorResult<ExecutionResult> | { reason: string }> => {
+    if (reason !== null) return Promise.resolve({ reason });
+    return new Promise((resolve, reject) => {
+      interrupt = resolve;
+      inner.next().then(resolve, reject);
+    });
+  };
   const iterator: AsyncIterableIterator<ExecutionResult> = {
     async next() {
       if (finished) return { done: true, value: undefined };
-      const next = await Promise.race([inner.next(), endedResult]);
+      const next = await nextOrEnd();
+      interrupt = null;
       if ('reason' in next) {
         await finish();
         const message = `${next.reason} The stream ended; subscribe again with new credentials (and afterSeq).`;

@@ -63,26 +63,31 @@ function ourError(error: unknown): ThreadstoreError | null {
 
 /**
  * `source` until it fails with one of our errors, which becomes its last result. An iterator
- * object, not a generator: a consumer that goes away frees the source at once.
+ * object, not a generator: a consumer that goes away frees the source at once. The inner
+ * promise is passed on as it is (no async function per event: one follower's event crosses
+ * several such layers).
  */
 function endingWithError(source: Stream): AsyncIterableIterator<ExecutionResult> {
   const inner = source[Symbol.asyncIterator]();
   let finished = false;
+  const lastResult = (error: unknown): IteratorResult<ExecutionResult> => {
+    const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+    const known = ourError(original);
+    if (!known) throw error;
+    finished = true;
+    const extensions = { ...known.details, code: known.code };
+    return {
+      done: false,
+      value: { errors: [new GraphQLError(known.message, { extensions })] },
+    };
+  };
   const iterator: AsyncIterableIterator<ExecutionResult> = {
-    async next() {
-      if (finished) return { done: true, value: undefined };
+    next() {
+      if (finished) return Promise.resolve({ done: true, value: undefined });
       try {
-        return await inner.next();
+        return inner.next().then(undefined, lastResult);
       } catch (error) {
-        const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-        const known = ourError(original);
-        if (!known) throw error;
-        finished = true;
-        const extensions = { ...known.details, code: known.code };
-        return {
-          done: false,
-          value: { errors: [new GraphQLError(known.message, { extensions })] },
-        };
+        return Promise.resolve().then(() => lastResult(error));
       }
     },
     async return() {
