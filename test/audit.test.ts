@@ -5,6 +5,7 @@
  * CSRF, refused WebSocket); no line for a plain query, and never content, other variables,
  * tokens or secrets.
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './testkit/app.js';
 import { collectingLogger, hs256, rawSocket, TEST_JWT_SECRET } from './testkit/transport.js';
@@ -213,5 +214,74 @@ describe('audit log', () => {
       expect(text).not.toContain(needle);
     }
     expect(audit().some((l) => l.field === 'createApiKey' && l.outcome === 'ok')).toBe(true);
+  });
+
+  it('gives the request id to the lines of a request with a chunked body', async () => {
+    const send = (query: string, id: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(base, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-request-id': id },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        // Two writes and no content-length: the body arrives chunked.
+        const body = JSON.stringify({ query });
+        req.write(body.slice(0, 10));
+        req.end(body.slice(10));
+      });
+    expect(
+      await send(
+        'mutation Make { createThread(input: { agentId: "chunked" }) { thread { id } } }',
+        'chunked-1',
+      ),
+    ).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const mine = lines.filter((l) => l.requestId === 'chunked-1');
+    expect(mine.find((l) => l.msg === 'request')).toMatchObject({ operation: 'Make', status: 200 });
+    expect(mine.find((l) => l.msg === 'audit')).toMatchObject({
+      field: 'createThread',
+      outcome: 'ok',
+    });
+  });
+
+  it('logs a failure while checking an API key once, with the request id', async () => {
+    const token = await hs256({ tenant: 'audit-co' });
+    const key = await fetch(base, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        query:
+          'mutation { createApiKey(input: { name: "gone", scopes: ["threads:read"] }) { secret } }',
+      }),
+    });
+    const { secret } = ((await key.json()) as { data: { createApiKey: { secret: string } } }).data
+      .createApiKey;
+    // The key lookup fails inside Prisma: an unexpected error while authenticating.
+    await t.app.db.prisma.$executeRawUnsafe('ALTER TABLE "ApiKey" RENAME TO "ApiKeyGone"');
+    try {
+      const status = await post(
+        '{ viewer { tenantId } }',
+        {},
+        {
+          authorization: `Bearer ${secret}`,
+          'x-request-id': 'auth-fails-1',
+        },
+      );
+      expect(status).toBe(500);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const errors = lines.filter((l) => (l.level as number) >= 50);
+      const mine = errors.filter((l) => l.requestId === 'auth-fails-1');
+      expect(mine.map((l) => l.msg)).toEqual(['unexpected error']);
+      // Yoga's own copy of it goes at debug, not as a second error line without the id.
+      expect(
+        errors.filter((l) => l.requestId === undefined && /ApiKey/.test(String(l.msg))),
+      ).toEqual([]);
+    } finally {
+      await t.app.db.prisma.$executeRawUnsafe('ALTER TABLE "ApiKeyGone" RENAME TO "ApiKey"');
+    }
   });
 });

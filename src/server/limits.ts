@@ -106,11 +106,13 @@ async function handleChunked(
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined && name !== 'transfer-encoding') headers.set(name, String(value));
   }
-  const response = await yoga.fetch(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
-    method: req.method,
-    headers,
-    body: Buffer.concat(chunks),
-  });
+  // With `req` as the server context, as yoga's node handler gives it: the request's lines
+  // find its id through it (logging.ts).
+  const response = await yoga.fetch(
+    `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
+    { method: req.method, headers, body: Buffer.concat(chunks) },
+    { req },
+  );
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (response.body) {
     for await (const part of response.body as unknown as AsyncIterable<Uint8Array>) res.write(part);

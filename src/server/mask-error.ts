@@ -69,7 +69,8 @@ const UNAVAILABLE_HTTP = { http: { status: 503 } };
  * `plugin` logs the errors of execution results before yoga masks them, with the requestId of
  * the operation's HTTP request (logging.ts); `note` does the same for an error thrown outside
  * execution (the context factory: yoga.ts); maskError logs, without a requestId, what neither
- * saw. `classify` recognises dependency failures (default: src/db/unavailable.ts alone; the app
+ * saw. `logged` tells an error already logged here (yoga's own logger writes each masked error
+ * again). `classify` recognises dependency failures (default: src/db/unavailable.ts alone; the app
  * passes its database's, which also reads the disk); it runs once per error object.
  */
 export function createErrorMasking(
@@ -161,7 +162,13 @@ export function createErrorMasking(
       : masked;
   };
 
-  return { maskError, plugin, note };
+  /** True when `error` (or its original) was logged here: yoga logs it again, as text. */
+  const logged = (error: unknown): boolean => {
+    const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+    return typeof original === 'object' && original !== null && seen.has(original);
+  };
+
+  return { maskError, plugin, note, logged };
 }
 
 /** Yoga's request errors (a body that is not JSON, a missing query, GET for a mutation) carry

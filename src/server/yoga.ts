@@ -39,17 +39,50 @@ export interface YogaOptions {
   classify?: (error: unknown) => DependencyFailure | null;
 }
 
-/** Yoga's logger on pino: its messages are strings, so the arguments are joined. */
-function loggingBridge(logger: Logger) {
+/**
+ * Yoga's logger on pino: its messages are strings, so the arguments are joined. Yoga writes
+ * every error it masks to it: client mistakes (GraphQLErrors, our own errors) are not server
+ * errors, and unexpected ones were logged with their stack and request (`logged`), so both go
+ * at debug.
+ */
+function loggingBridge(logger: Logger, logged: (error: unknown) => boolean) {
   const text = (args: unknown[]) => args.map(String).join(' ');
   return {
     debug: (...args: unknown[]) => logger.debug(text(args)),
     info: (...args: unknown[]) => logger.info(text(args)),
     warn: (...args: unknown[]) => logger.warn(text(args)),
-    // Client mistakes (GraphQLErrors) are not server errors; unexpected ones are logged by maskError.
     error: (...args: unknown[]) =>
-      args[0] instanceof GraphQLError ? logger.debug(text(args)) : logger.error(text(args)),
+      args[0] instanceof GraphQLError || args[0] instanceof ThreadstoreError || logged(args[0])
+        ? logger.debug(text(args))
+        : logger.error(text(args)),
   };
+}
+
+/**
+ * `plugin` with a failure of its onParams hook (authentication reads the database there)
+ * noted with the request's id before yoga masks it without the request.
+ */
+function notingParamsFailures(plugin: Plugin, note: (error: unknown, requestId?: string) => void) {
+  const { onParams } = plugin;
+  if (!onParams) return plugin;
+  const wrapped: Plugin = {
+    ...plugin,
+    onParams(payload) {
+      const fail = (error: unknown): never => {
+        note(error, requestIdOf(payload.request));
+        throw error;
+      };
+      try {
+        const done = onParams(payload);
+        return typeof (done as Promise<void> | undefined)?.then === 'function'
+          ? (done as Promise<void>).then(undefined, fail)
+          : done;
+      } catch (error) {
+        return fail(error);
+      }
+    },
+  };
+  return wrapped;
 }
 
 type Stream = AsyncIterable<ExecutionResult>;
@@ -149,13 +182,13 @@ export function createThreadstoreYoga({
     // or chunked). Yoga's own would pipe every body through a TransformStream: measured 2.5-3x
     // the CPU per request of `{ __typename }` (AbortSignal, DOMException and stream per body).
     maxRequestBodySize: false,
-    logging: loggingBridge(logger),
+    logging: loggingBridge(logger, masking.logged),
     maskedErrors: { maskError: masking.maskError },
     plugins: [
       ...(jit ? jitPlugins(logger) : []),
       // Before any plugin that replaces a result: it logs the unexpected errors in it.
       masking.plugin,
-      ...plugins,
+      ...plugins.map((plugin) => notingParamsFailures(plugin, masking.note)),
       streamErrorsAsResults(),
       ...(graphiql ? [compressedGraphiQL()] : []),
     ],
