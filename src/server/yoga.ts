@@ -65,20 +65,20 @@ function loggingBridge(logger: Logger, logged: (error: unknown) => boolean) {
 function notingParamsFailures(plugin: Plugin, note: (error: unknown, requestId?: string) => void) {
   const { onParams } = plugin;
   if (!onParams) return plugin;
+  const failed = (error: unknown, request: Request): never => {
+    note(error, requestIdOf(request));
+    throw error;
+  };
   const wrapped: Plugin = {
     ...plugin,
     onParams(payload) {
-      const fail = (error: unknown): never => {
-        note(error, requestIdOf(payload.request));
-        throw error;
-      };
       try {
         const done = onParams(payload);
         return typeof (done as Promise<void> | undefined)?.then === 'function'
-          ? (done as Promise<void>).then(undefined, fail)
+          ? (done as Promise<void>).then(undefined, (error) => failed(error, payload.request))
           : done;
       } catch (error) {
-        return fail(error);
+        return failed(error, payload.request);
       }
     },
   };
