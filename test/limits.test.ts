@@ -188,3 +188,51 @@ describe('limits', () => {
     await client.dispose();
   });
 });
+
+describe('a live stream asked for with a chunked body', () => {
+  /**
+   * Opens an SSE subscription to `threadId` whose body is sent chunked; resolves once the first
+   * event arrived, with the request (to destroy) and what was read so far.
+   */
+  function followChunked(threadId: string): Promise<{ close: () => void; text: () => string }> {
+    const body = JSON.stringify({
+      query: `subscription { threadItems(threadId: "${threadId}", afterSeq: -1) { ... on ConversationItem { seq } } }`,
+    });
+    return new Promise((resolve, reject) => {
+      let text = '';
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port,
+        path: '/graphql',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      });
+      req.on('response', (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes('"seq"')) resolve({ close: () => req.destroy(), text: () => text });
+        });
+      });
+      req.on('error', () => {});
+      setTimeout(() => reject(new Error(`no event within 5 s: ${text}`)), 5_000).unref();
+      req.write(body.slice(0, 20));
+      req.end(body.slice(20));
+    });
+  }
+
+  it('ends, and frees its follower, when its client goes away', async () => {
+    const id = await createThread(t);
+    await append(t, id, [message('one')]);
+    const baseline = t.app.events.listenerCount();
+    const stream = await followChunked(id);
+    expect(stream.text()).toContain('"seq":0');
+    expect(t.app.events.listenerCount()).toBeGreaterThan(baseline);
+    stream.close();
+    const deadline = Date.now() + 5_000;
+    while (t.app.events.listenerCount() > baseline && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(t.app.events.listenerCount()).toBe(baseline);
+  });
+});

@@ -1,10 +1,11 @@
 /**
  * Followers that stop reading (issue 10, point 2): memory stays bounded per follower, in bytes
  * and in events, on graphql-ws and SSE alike. A real server process, so its RSS can be read:
- * 600 items of 1 MB are appended while a WebSocket follower and an SSE follower read nothing
- * (their sockets paused, so TCP backpressure reaches the server); each is cut off with
- * RATE_LIMITED once over FOLLOWER_BUFFER_BYTES (graphql-ws: an error result then complete;
- * SSE: an error event then complete), and resuming with afterSeq gets every item once.
+ * 600 items of 1 MB are appended while a WebSocket follower and two SSE followers (one whose
+ * request body was sent chunked, read by limits.ts before yoga) read nothing (their sockets
+ * paused, so TCP backpressure reaches the server); each is cut off with RATE_LIMITED once over
+ * FOLLOWER_BUFFER_BYTES (graphql-ws: an error result then complete; SSE: an error event then
+ * complete), and resuming with afterSeq gets every item once.
  * Also: SSE streams carry keep-alive comments while idle.
  */
 import { readFileSync } from 'node:fs';
@@ -93,7 +94,13 @@ function wsFollower(port: number, threadId: string, afterSeq: number, content = 
 }
 
 /** An SSE follower over a raw HTTP request; `res.pause()` stops it reading. */
-function sseFollower(url: string, threadId: string, afterSeq: number, content = true) {
+function sseFollower(
+  url: string,
+  threadId: string,
+  afterSeq: number,
+  content = true,
+  chunked = false,
+) {
   const state: Followed = { seqs: [], errors: [], completed: false, closed: false };
   const body = JSON.stringify({ query: subscription(content), variables: { threadId, afterSeq } });
   let comments = 0;
@@ -122,7 +129,9 @@ function sseFollower(url: string, threadId: string, afterSeq: number, content = 
       resolve(res);
     });
     req.on('error', reject);
-    req.end(body);
+    // Written in two pieces without a length, the body goes chunked (read by limits.ts first).
+    if (chunked) req.write(body.slice(0, 20));
+    req.end(chunked ? body.slice(20) : body);
   });
   return { state, response, comments: () => comments };
 }
@@ -175,10 +184,16 @@ describe('followers that stop reading', () => {
 
     const ws = wsFollower(server.port, threadId, -1);
     const sse = sseFollower(server.url, threadId, -1);
-    await until(() => ws.state.seqs.length === 1 && sse.state.seqs.length === 1, 'both followers');
+    const chunked = sseFollower(server.url, threadId, -1, true, true);
+    await until(
+      () => [ws, sse, chunked].every((f) => f.state.seqs.length === 1),
+      'all three followers',
+    );
     ws.ws.pause();
     const res = await sse.response;
     res.pause();
+    const chunkedRes = await chunked.response;
+    chunkedRes.pause();
 
     const pid = server.process.pid!;
     const before = rssMb(pid);
@@ -202,7 +217,7 @@ describe('followers that stop reading', () => {
     }
     peak = Math.max(peak, rssMb(pid));
     console.log(
-      `${server.process.pid}: RSS before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB; both cut off by seq ${cutOffBy}`,
+      `${server.process.pid}: RSS before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB; all three cut off by seq ${cutOffBy}`,
     );
     expect(cutOffBy).not.toBeNull();
     expect(server.process.exitCode).toBeNull();
@@ -210,6 +225,7 @@ describe('followers that stop reading', () => {
 
     // Reading again, each gets what the transport held, then RATE_LIMITED and the end.
     res.resume();
+    chunkedRes.resume();
     await until(
       () => ws.state.errors.length > 0 && ws.state.completed,
       'the WebSocket error then complete',
@@ -218,7 +234,11 @@ describe('followers that stop reading', () => {
       () => sse.state.errors.length > 0 && sse.state.completed,
       'the SSE error event then complete',
     );
-    for (const followed of [ws.state, sse.state]) {
+    await until(
+      () => chunked.state.errors.length > 0 && chunked.state.completed,
+      'the chunked SSE error event then complete',
+    );
+    for (const followed of [ws.state, sse.state, chunked.state]) {
       expect(followed.errors).toEqual([
         {
           code: 'RATE_LIMITED',
@@ -234,6 +254,7 @@ describe('followers that stop reading', () => {
     for (const [name, cut] of [
       ['ws', ws.state],
       ['sse', sse.state],
+      ['sse', chunked.state],
     ] as const) {
       const last = cut.seqs.at(-1)!;
       const resumed =

@@ -72,6 +72,22 @@ function failure(logger: Logger, error: unknown, what: string): GraphQLError[] {
   ];
 }
 
+/**
+ * `error` without yoga's `http` extension (a status meant for HTTP responses, which graphql-ws
+ * has no use for), its locations kept: validation errors carry it.
+ */
+function withoutHttp(error: GraphQLError): GraphQLError {
+  if (!('http' in error.extensions)) return error;
+  const { http: _http, ...extensions } = error.extensions as Record<string, unknown>;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions,
+  });
+}
+
 /** An error for one operation, without the HTTP details meant for yoga's responses. */
 function operationError(error: GraphQLError): GraphQLError[] {
   const { http: _http, ...extensions } = error.extensions as Record<string, unknown>;
@@ -233,10 +249,10 @@ async function prepareOperation(
     errors = validate(schema, document);
   } catch (error) {
     // graphql-armor's limits throw their rejection: it fails this operation, not the socket.
-    if (error instanceof GraphQLError) return [error];
+    if (error instanceof GraphQLError) return [withoutHttp(error)];
     throw error;
   }
-  if (errors.length) return errors;
+  if (errors.length) return errors.map(withoutHttp);
   let contextValue: Awaited<ReturnType<typeof contextFactory>>;
   try {
     contextValue = await contextFactory();

@@ -81,9 +81,25 @@ function tooLarge(res: ServerResponse, size: number, limit: number): void {
   );
 }
 
+/** Resolves once `res` can take more (drain) or is gone (close). */
+function writable(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
+
 /**
  * A body without a declared length: read it here, within the limit, then hand it to yoga
- * (which would otherwise read it whole, whatever its size).
+ * (which would otherwise read it whole, whatever its size). The response is written as yoga's
+ * node handler writes one: a client that goes away aborts the request (a live stream ends and
+ * frees its follower), and one that stops reading pauses it (TCP backpressure), so a stream's
+ * backlog stays in its byte-counted follower queue.
  */
 async function handleChunked(
   req: IncomingMessage,
@@ -106,18 +122,31 @@ async function handleChunked(
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined && name !== 'transfer-encoding') headers.set(name, String(value));
   }
-  // With `req` as the server context, as yoga's node handler gives it: the request's lines
-  // find its id through it (logging.ts).
-  const response = await yoga.fetch(
-    `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
-    { method: req.method, headers, body: Buffer.concat(chunks) },
-    { req },
-  );
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body) {
-    for await (const part of response.body as unknown as AsyncIterable<Uint8Array>) res.write(part);
+  const gone = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) gone.abort();
+  };
+  res.once('close', onClose);
+  try {
+    // With `req` as the server context, as yoga's node handler gives it: the request's lines
+    // find its id through it (logging.ts).
+    const response = await yoga.fetch(
+      `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
+      { method: req.method, headers, body: Buffer.concat(chunks), signal: gone.signal },
+      { req },
+    );
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (response.body) {
+      // Leaving the loop cancels the body: a live stream's subscription ends with it.
+      for await (const part of response.body as unknown as AsyncIterable<Uint8Array>) {
+        if (gone.signal.aborted) break;
+        if (!res.write(part)) await writable(res);
+      }
+    }
+    res.end();
+  } finally {
+    res.off('close', onClose);
   }
-  res.end();
 }
 
 /**
