@@ -187,18 +187,22 @@ describe('audit log', () => {
     ]);
   });
 
-  it('never logs content, variables, tokens or secrets', async () => {
-    const token = await hs256({ tenant: 'audit-co' });
+  /** Creates an API key with scope threads:read as the JWT `token`'s caller; its secret. */
+  const readKeySecret = async (token: string, name: string): Promise<string> => {
     const key = await fetch(base, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({
-        query:
-          'mutation { createApiKey(input: { name: "k", scopes: ["threads:read"] }) { secret } }',
+        query: `mutation { createApiKey(input: { name: "${name}", scopes: ["threads:read"] }) { secret } }`,
       }),
     });
-    const { secret } = ((await key.json()) as { data: { createApiKey: { secret: string } } }).data
-      .createApiKey;
+    return ((await key.json()) as { data: { createApiKey: { secret: string } } }).data.createApiKey
+      .secret;
+  };
+
+  it('never logs content, variables, tokens or secrets', async () => {
+    const token = await hs256({ tenant: 'audit-co' });
+    const secret = await readKeySecret(token, 'k');
     expect(await post('{ viewer { tenantId } }', {}, { authorization: `Bearer ${secret}` })).toBe(
       200,
     );
@@ -249,17 +253,7 @@ describe('audit log', () => {
   });
 
   it('logs a failure while checking an API key once, with the request id', async () => {
-    const token = await hs256({ tenant: 'audit-co' });
-    const key = await fetch(base, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        query:
-          'mutation { createApiKey(input: { name: "gone", scopes: ["threads:read"] }) { secret } }',
-      }),
-    });
-    const { secret } = ((await key.json()) as { data: { createApiKey: { secret: string } } }).data
-      .createApiKey;
+    const secret = await readKeySecret(await hs256({ tenant: 'audit-co' }), 'gone');
     // The key lookup fails inside Prisma: an unexpected error while authenticating.
     await t.app.db.prisma.$executeRawUnsafe('ALTER TABLE "ApiKey" RENAME TO "ApiKeyGone"');
     try {

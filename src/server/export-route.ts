@@ -30,6 +30,7 @@ import { type Dropped, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../tran
 import { type Audit, attemptedMethod } from './audit.js';
 import { CSRF_HEADER } from './browser.js';
 import { requestIdOf } from './logging.js';
+import { writeWithBackpressure } from './response-write.js';
 
 const PATH = /^\/threads\/([^/]+)\/export$/;
 /** Dropped entries written in full into the trailer; the count says how many there were. */
@@ -66,20 +67,6 @@ function asciiJson(value: unknown): string {
     /[\u007f-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-}
-
-/** Writes `text`; resolves once the socket can take more (backpressure), or the client left. */
-function write(res: ServerResponse, text: string): Promise<void> {
-  if (res.write(text)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
 
 /**
@@ -131,9 +118,10 @@ async function stream(
     const text = chunkText(format, chunk, opened, after);
     opened = true;
     after ||= chunk.values.length > 0;
-    if (text) await write(res, text);
+    if (text) await writeWithBackpressure(res, text);
   }
-  if (!opened) await write(res, chunkText(format, { values: [], dropped: [] }, false, false));
+  if (!opened)
+    await writeWithBackpressure(res, chunkText(format, { values: [], dropped: [] }, false, false));
   if (!lines) res.write(shapeOf(format) === 'messages' ? ']}' : ']');
   res.addTrailers({
     'x-transcript-dropped-count': String(droppedCount),

@@ -73,10 +73,10 @@ function failure(logger: Logger, error: unknown, what: string): GraphQLError[] {
 }
 
 /**
- * `error` without yoga's `http` extension (a status meant for HTTP responses, which graphql-ws
- * has no use for), its locations kept: validation errors carry it.
+ * An error for one operation, without yoga's `http` extension (a status meant for HTTP
+ * responses, which graphql-ws has no use for; validation errors carry it), locations kept.
  */
-function withoutHttp(error: GraphQLError): GraphQLError {
+function operationError(error: GraphQLError): GraphQLError {
   if (!('http' in error.extensions)) return error;
   const { http: _http, ...extensions } = error.extensions as Record<string, unknown>;
   return new GraphQLError(error.message, {
@@ -86,12 +86,6 @@ function withoutHttp(error: GraphQLError): GraphQLError {
     path: error.path,
     extensions,
   });
-}
-
-/** An error for one operation, without the HTTP details meant for yoga's responses. */
-function operationError(error: GraphQLError): GraphQLError[] {
-  const { http: _http, ...extensions } = error.extensions as Record<string, unknown>;
-  return [new GraphQLError(error.message, { extensions })];
 }
 
 /** A `next` message's payload as JSON text. */
@@ -220,17 +214,21 @@ async function prepareOperation(
       outcome: 'RATE_LIMITED',
       reason: 'WS_MAX_SUBSCRIPTIONS',
     });
-    return operationError(
-      rateLimited(
-        `Too many operations on this WebSocket (at most ${options.maxSubscriptions} at once): complete one first, or open another connection.`,
+    return [
+      operationError(
+        rateLimited(
+          `Too many operations on this WebSocket (at most ${options.maxSubscriptions} at once): complete one first, or open another connection.`,
+        ),
       ),
-    );
+    ];
   }
   // After the count: it must see this socket's operations as they arrive, before any await.
   if (!(await sessions.recheck(ctx))) {
-    return operationError(
-      new GraphQLError('The API key was revoked.', { extensions: { code: 'UNAUTHENTICATED' } }),
-    );
+    return [
+      operationError(
+        new GraphQLError('The API key was revoked.', { extensions: { code: 'UNAUTHENTICATED' } }),
+      ),
+    ];
   }
   const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
     req: ctx.extra.request,
@@ -249,15 +247,15 @@ async function prepareOperation(
     errors = validate(schema, document);
   } catch (error) {
     // graphql-armor's limits throw their rejection: it fails this operation, not the socket.
-    if (error instanceof GraphQLError) return [withoutHttp(error)];
+    if (error instanceof GraphQLError) return [operationError(error)];
     throw error;
   }
-  if (errors.length) return errors.map(withoutHttp);
+  if (errors.length) return errors.map(operationError);
   let contextValue: Awaited<ReturnType<typeof contextFactory>>;
   try {
     contextValue = await contextFactory();
   } catch (error) {
-    if (error instanceof GraphQLError) return operationError(error);
+    if (error instanceof GraphQLError) return [operationError(error)];
     return failure(options.logger, error, 'graphql-ws: context failed');
   }
   return {

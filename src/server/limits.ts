@@ -10,6 +10,7 @@ import { GraphQLError, type parse } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Env } from '../env.js';
 import { costLimitPlugin, responseSizePlugin } from './cost.js';
+import { writeWithBackpressure } from './response-write.js';
 import type { ThreadstoreYoga } from './yoga.js';
 
 type ParseHookArgs = {
@@ -81,19 +82,6 @@ function tooLarge(res: ServerResponse, size: number, limit: number): void {
   );
 }
 
-/** Resolves once `res` can take more (drain) or is gone (close). */
-function writable(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
-}
-
 /**
  * A body without a declared length: read it here, within the limit, then hand it to yoga
  * (which would otherwise read it whole, whatever its size). The response is written as yoga's
@@ -140,7 +128,7 @@ async function handleChunked(
       // Leaving the loop cancels the body: a live stream's subscription ends with it.
       for await (const part of response.body as unknown as AsyncIterable<Uint8Array>) {
         if (gone.signal.aborted) break;
-        if (!res.write(part)) await writable(res);
+        await writeWithBackpressure(res, part);
       }
     }
     res.end();

@@ -68,7 +68,7 @@ const UNAVAILABLE_HTTP = { http: { status: 503 } };
  * error object (a result shared by a group of followers reaches maskError once per follower).
  * `plugin` logs the errors of execution results before yoga masks them, with the requestId of
  * the operation's HTTP request (logging.ts); `note` does the same for an error thrown outside
- * execution (the context factory: yoga.ts); maskError logs, without a requestId, what neither
+ * execution (a plugin's onParams, where authentication reads API keys: yoga.ts); maskError logs, without a requestId, what neither
  * saw. `logged` tells an error already logged here (yoga's own logger writes each masked error
  * again). `classify` recognises dependency failures (default: src/db/unavailable.ts alone; the app
  * passes its database's, which also reads the disk); it runs once per error object.

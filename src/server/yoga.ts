@@ -192,15 +192,6 @@ export function createThreadstoreYoga({
       streamErrorsAsResults(),
       ...(graphiql ? [compressedGraphiQL()] : []),
     ],
-    // A context that fails unexpectedly (the database lost while authenticating) is logged
-    // with its request's id here; yoga masks it without the request.
-    context: async (initial) => {
-      try {
-        return await context(initial);
-      } catch (error) {
-        masking.note(error, requestIdOf(initial.request));
-        throw error;
-      }
-    },
+    context,
   });
 }
