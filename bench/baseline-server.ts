@@ -2,7 +2,9 @@
  * The baseline: a bare node:http server issuing the same SQL as threadstore (the statements
  * Prisma emits, copied from `db.statements.log`) through the same driver (better-sqlite3 for
  * SQLite, pg for PostgreSQL), answering the same request bodies with the same JSON shape. No
- * GraphQL, no ORM, no validation: what the hardware and driver can do.
+ * GraphQL, no ORM, no validation: what the hardware and driver can do. An append writes the
+ * same rows as the app's, search text included (the app's own itemSearchText computes it), so
+ * the search index (SQLite's FTS5 triggers, PostgreSQL's GIN index) does the same work for both.
  *
  *   POST /append     {variables: {t, items}}          one transaction: UPDATE ... RETURNING + multi-row INSERT
  *   POST /page       {variables: {t, after?, n}}      thread row + items page (like Thread.items)
@@ -18,6 +20,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { itemSearchText } from '../src/search/search-text.js';
 
 const url = process.env.DATABASE_URL ?? '';
 const port = Number(process.env.PORT ?? 0);
@@ -52,6 +55,8 @@ interface NewRow {
   type: string;
   status: string;
   dataJson: string;
+  /** Item.searchText, indexed by the search triggers (SQLite FTS5) or index (PostgreSQL GIN). */
+  searchText: string | null;
 }
 
 interface Store {
@@ -91,6 +96,19 @@ const ITEM_COLS = [
   'callId',
   'dataJson',
 ];
+/**
+ * The columns the app's INSERT writes (src/items/item.store.ts insertItems): the same row,
+ * with its search text, so the bare insert does the same index work as the app's (issue 14).
+ */
+const INSERT_COLS = [
+  ...ITEM_COLS,
+  'rawJson',
+  'rawFormat',
+  'inputTokens',
+  'outputTokens',
+  'totalTokens',
+  'searchText',
+];
 
 function sqliteStore(path: string): Store {
   const db = new Database(path, { timeout: 10_000 });
@@ -108,9 +126,9 @@ function sqliteStore(path: string): Store {
   const insertOf = (n: number) => {
     let stmt = inserts.get(n);
     if (!stmt) {
-      const row = `(${ITEM_COLS.map(() => '?').join(',')})`;
+      const row = `(${INSERT_COLS.map(() => '?').join(',')})`;
       stmt = db.prepare(
-        `INSERT INTO \`main\`.\`Item\` (${ITEM_COLS.map((c) => `\`${c}\``).join(', ')}) VALUES ${Array(n).fill(row).join(', ')}`,
+        `INSERT INTO \`main\`.\`Item\` (${INSERT_COLS.map((c) => `\`${c}\``).join(', ')}) VALUES ${Array(n).fill(row).join(', ')}`,
       );
       inserts.set(n, stmt);
     }
@@ -152,6 +170,12 @@ function sqliteStore(path: string): Store {
         null,
         null,
         r.dataJson,
+        null,
+        null,
+        null,
+        null,
+        null,
+        r.searchText,
       );
     });
     insertOf(n).run(...params);
@@ -186,8 +210,8 @@ function postgresStore(connectionString: string): Store {
   const insertOf = (n: number) => {
     const rows: string[] = [];
     for (let r = 0; r < n; r++)
-      rows.push(`(${ITEM_COLS.map((_, c) => `$${r * ITEM_COLS.length + c + 1}`).join(',')})`);
-    return `INSERT INTO "public"."Item" (${ITEM_COLS.map((c) => `"${c}"`).join(',')}) VALUES ${rows.join(', ')}`;
+      rows.push(`(${INSERT_COLS.map((_, c) => `$${r * INSERT_COLS.length + c + 1}`).join(',')})`);
+    return `INSERT INTO "public"."Item" (${INSERT_COLS.map((c) => `"${c}"`).join(',')}) VALUES ${rows.join(', ')}`;
   };
   const insertSql = new Map<number, string>();
   const threadById = `SELECT ${q('Thread', THREAD_COLS)} FROM "public"."Thread" WHERE (("public"."Thread"."tenantId" = $1 AND "public"."Thread"."id" = $2) AND 1=1) LIMIT $3 OFFSET $4`;
@@ -227,6 +251,12 @@ function postgresStore(connectionString: string): Store {
             null,
             null,
             r.dataJson,
+            null,
+            null,
+            null,
+            null,
+            null,
+            r.searchText,
           );
         });
         let sql = insertSql.get(n);
@@ -300,11 +330,13 @@ async function handle(
   if (path === '/append') {
     const threadId = String(v.t);
     const input = v.items as { message: { role: string; content: string } }[];
-    // What prepareItem does, minus validation: the body becomes the stored JSON.
+    // What prepareItem does, minus validation: the body becomes the stored JSON, its text the
+    // search text (the app's own function: the same rows, so the same index work).
     const rows = input.map((item) => ({
       type: 'message',
       status: 'COMPLETED',
       dataJson: JSON.stringify(item.message),
+      searchText: itemSearchText('message', item.message),
     }));
     const { firstSeq } = await store.append(threadId, rows, new Date());
     return {
