@@ -192,21 +192,27 @@ describe('subscription executions shared per group', () => {
     }
   });
 
-  it('sends each next message as valid JSON with its own id, then complete; errors unchanged', async () => {
+  it('sends each next message as valid JSON in a text frame with its own id, then complete; errors unchanged', async () => {
     const auth = await bearer('share-4', 'alice');
     const writer = httpClient(auth);
     await threadWithOneItem(writer, 'x');
-    // Ids that need escaping in JSON.
-    const ids = ['one "quoted"', 'two\\n'];
+    // Ids that need escaping in JSON; two sockets with the same id get the same bytes.
+    const ids = ['one "quoted"', 'two\\n', 'one "quoted"'];
     const sockets: RawSocket[] = ids.map(() => rawSocket(port));
     const frames: string[][] = ids.map(() => []);
+    const binaryFrames: number[] = ids.map(() => 0);
     const messages = (i: number) => frames[i]!.map((text) => JSON.parse(text) as Frame);
     const each = (what: string, check: (i: number) => boolean) =>
       until(() => ids.every((_, i) => check(i)), [], what);
-    const live = { data: { threadItems: { id: 'x:1', seq: 1, content: 'live' } } };
+    // Text beyond ASCII, spliced into the message as serialised once (payloadSplicer).
+    const liveText = 'live — ✓ 日本語 🧵';
+    const live = { data: { threadItems: { id: 'x:1', seq: 1, content: liveText } } };
     try {
       for (const [i, socket] of sockets.entries()) {
-        socket.ws.on('message', (data) => frames[i]!.push(String(data)));
+        socket.ws.on('message', (data, isBinary) => {
+          frames[i]!.push(String(data));
+          if (isBinary) binaryFrames[i]! += 1;
+        });
         await socket.opened;
         socket.send({ type: 'connection_init', payload: { authorization: auth } });
       }
@@ -223,7 +229,7 @@ describe('subscription executions shared per group', () => {
         const nexts = messages(i).filter((m) => m.id === ids[i] && m.type === 'next');
         return nexts.length === 1 && done(i, `${ids[i]}-missing`);
       });
-      await writer.execute(APPEND, { input: { threadId: 'x', items: [msg('live')] } });
+      await writer.execute(APPEND, { input: { threadId: 'x', items: [msg(liveText)] } });
       await writer.execute('mutation { deleteThread(input: { id: "x" }) { deletedThreadId } }');
       await each('complete', (i) => done(i, ids[i]!));
       for (const [i, id] of ids.entries()) {
@@ -237,8 +243,9 @@ describe('subscription executions shared per group', () => {
           { id, type: 'next', payload: live },
           { id, type: 'complete' },
         ]);
-        // The live next message as graphql-ws itself writes it, byte for byte.
+        // The live next message as graphql-ws itself writes it, byte for byte, as text.
         expect(frames[i]).toContain(JSON.stringify({ id, type: 'next', payload: live }));
+        expect(binaryFrames[i]).toBe(0);
         const missing = messages(i).filter((m) => m.id === `${id}-missing`);
         const payload = missing[0]!.payload;
         const errors = Array.isArray(payload) ? payload : payload?.errors;
