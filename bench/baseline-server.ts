@@ -1,7 +1,8 @@
 /**
- * The baseline: a bare node:http server issuing the same SQL as threadstore (the statements
- * Prisma emits, copied from `db.statements.log`) through the same driver (better-sqlite3 for
- * SQLite, pg for PostgreSQL), answering the same request bodies with the same JSON shape. No
+ * The baseline: a bare node:http server issuing statements like threadstore's (an append is an
+ * UPDATE ... RETURNING and a multi-row INSERT in one transaction, where the app sends one
+ * statement on PostgreSQL and checks expiry and usage in its UPDATE) through the same driver
+ * (better-sqlite3 for SQLite, pg for PostgreSQL), answering the same request bodies with the same JSON shape. No
  * GraphQL, no ORM, no validation: what the hardware and driver can do. An append writes the
  * same rows as the app's, search text included (the app's own itemSearchText computes it), so
  * the search index (SQLite's FTS5 triggers, PostgreSQL's GIN index) does the same work for both.

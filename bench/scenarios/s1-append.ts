@@ -52,7 +52,7 @@ export const s1Append: Scenario = async (ctx) => {
     title: 'single-item appendItems, concurrency 16',
     rows,
     notes: [
-      'Baseline: the same UPDATE "Thread" ... RETURNING + multi-row INSERT INTO "Item" in one transaction, via the same driver (better-sqlite3 / pg, pool 10), behind a bare node:http handler with the same request body.',
+      'Baseline: UPDATE "Thread" ... RETURNING + a multi-row INSERT INTO "Item" of the same rows (search text included) in one transaction (the app sends them as one statement on PostgreSQL), via the same driver (better-sqlite3 / pg, pool 10), behind a bare node:http handler with the same request body.',
     ],
     profiles,
     data,
