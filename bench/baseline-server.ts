@@ -111,6 +111,33 @@ const INSERT_COLS = [
   'searchText',
 ];
 
+/** The INSERT's parameters for `rows` at seqs firstSeq.., row by row in INSERT_COLS order. */
+function insertParams(
+  threadId: string,
+  firstSeq: number,
+  rows: NewRow[],
+  createdAt: unknown,
+): unknown[] {
+  return rows.flatMap((r, i) => [
+    tenantId,
+    threadId,
+    firstSeq + i,
+    r.type,
+    r.status,
+    null, // responseId
+    createdAt,
+    null, // createdBy
+    null, // callId
+    r.dataJson,
+    null, // rawJson
+    null, // rawFormat
+    null, // inputTokens
+    null, // outputTokens
+    null, // totalTokens
+    r.searchText,
+  ]);
+}
+
 function sqliteStore(path: string): Store {
   const db = new Database(path, { timeout: 10_000 });
   db.pragma('journal_mode = WAL');
@@ -158,28 +185,7 @@ function sqliteStore(path: string): Store {
     const thread = update.get(n, n, iso(now), tenantId, threadId) as ThreadRow | undefined;
     if (!thread) throw new Error(`no thread ${threadId}`);
     const firstSeq = thread.nextSeq - n;
-    const params: unknown[] = [];
-    rows.forEach((r, i) => {
-      params.push(
-        tenantId,
-        threadId,
-        firstSeq + i,
-        r.type,
-        r.status,
-        null,
-        iso(now),
-        null,
-        null,
-        r.dataJson,
-        null,
-        null,
-        null,
-        null,
-        null,
-        r.searchText,
-      );
-    });
-    insertOf(n).run(...params);
+    insertOf(n).run(...insertParams(threadId, firstSeq, rows, iso(now)));
     return { firstSeq };
   });
   return {
@@ -239,27 +245,7 @@ function postgresStore(connectionString: string): Store {
         ]);
         if (!threads[0]) throw new Error(`no thread ${threadId}`);
         const firstSeq = threads[0].nextSeq - n;
-        const params: unknown[] = [];
-        rows.forEach((r, i) => {
-          params.push(
-            tenantId,
-            threadId,
-            firstSeq + i,
-            r.type,
-            r.status,
-            null,
-            now,
-            null,
-            null,
-            r.dataJson,
-            null,
-            null,
-            null,
-            null,
-            null,
-            r.searchText,
-          );
-        });
+        const params = insertParams(threadId, firstSeq, rows, now);
         let sql = insertSql.get(n);
         if (!sql) {
           sql = insertOf(n);
