@@ -3,6 +3,8 @@
  * A start-up failure caused by a setting is one line naming it (on stderr before the logger
  * exists, else one fatal log line) and exit code 1, never a stack trace.
  */
+// First: it sets NODE_ENV before any library reads it.
+import './production-mode.js';
 import type { Logger } from 'pino';
 import { ConfigError, type Env, parseEnv, redact } from './env.js';
 import { type App, buildApp } from './server/app.js';
@@ -64,6 +66,8 @@ logger.info(
     database,
     redis: env.REDIS_URL && redact(env.REDIS_URL),
     auth: env.AUTH,
+    // production unless set (production-mode.ts)
+    nodeEnv: process.env.NODE_ENV,
   },
   `threadstore ${version} (${commit.slice(0, 12)}) on http://${shown}:${port}/graphql (${env.GRAPHIQL ? 'GraphiQL in a browser' : 'GraphiQL off'}; thread browser at /ui), database ${database}, ${authModes[env.AUTH]}`,
 );

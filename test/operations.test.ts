@@ -64,6 +64,30 @@ describe('server process', () => {
     }
   });
 
+  it('runs in production mode unless NODE_ENV says otherwise, and says so on its start line', async () => {
+    const startLine = (output: string) =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { port?: number; nodeEnv?: string })
+        .find((line) => line.port !== undefined);
+    // NODE_ENV absent, as in a clean shell (vitest sets it to test in this process).
+    const unset = await startServer(
+      { DATABASE_URL: database.url, PATH: process.env.PATH ?? '' },
+      { ownEnv: true },
+    );
+    const given = await startServer({ DATABASE_URL: database.url, NODE_ENV: 'development' });
+    try {
+      expect(startLine(unset.output())?.nodeEnv).toBe('production');
+      expect(startLine(given.output())?.nodeEnv).toBe('development');
+      // Production mode changes nothing a client sees.
+      const r = await unset.graphql(CREATE_THREAD, { id: 'production-mode' });
+      expect(r.data).toEqual({ createThread: { thread: { id: 'production-mode' } } });
+    } finally {
+      await Promise.all([unset.stop(), given.stop()]);
+    }
+  });
+
   it('on SIGTERM finishes the request in flight, refuses new connections and exits 0', async () => {
     const server = await startServer({ DATABASE_URL: database.url });
     await server.graphql(CREATE_THREAD, { id: 'drain' });
