@@ -191,6 +191,7 @@ async function main() {
     quick: args.quick,
     rounds: args.quick ? 2 : 5,
     cannonSec: args.quick ? 0.75 : 2,
+    warmupSec: args.quick ? 0.5 : 8,
     // Quick runs skip the profiles unless asked (--profile); full runs take them (--no-profile).
     profile: args.profile ?? !args.quick,
   };
@@ -224,6 +225,7 @@ async function main() {
       revision: sourceRevision(),
       rounds: settings.rounds,
       cannonSec: settings.cannonSec,
+      warmupSec: settings.warmupSec,
       seconds,
       machine,
       versions,

@@ -18,6 +18,13 @@ export interface Settings {
   rounds: number;
   /** Seconds per autocannon round. */
   cannonSec: number;
+  /**
+   * Seconds of load each target of a throughput comparison gets before its first round, not
+   * counted. Round five's runs (1 s) still rose round after round on PostgreSQL (the app's S1
+   * spread 292 → 565 appends/s over five rounds, the baseline's 675 → 1,220): V8 was still
+   * compiling the request path. See bench/README.md, round six.
+   */
+  warmupSec: number;
   /** Take a CPU profile of the app for every missed target. */
   profile: boolean;
 }
@@ -105,7 +112,7 @@ export async function compareThroughput(
       bodies: t.bodies,
       perRequest: t.perRequest,
       connections,
-      durationSec: ctx.quick ? 0.5 : 1,
+      durationSec: ctx.warmupSec,
     });
   }
   for (let r = 0; r < ctx.rounds; r++) {

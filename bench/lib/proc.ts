@@ -128,7 +128,8 @@ function shippedBase(): Record<string, string> {
 /**
  * The environment the app runs with in the bench, as `npm start` in a clean shell: every
  * setting at its default (LOG_LEVEL info, one line per request; AUTH optional on 127.0.0.1;
- * GraphiQL, introspection and /metrics on; NODE_ENV unset; SQLite synchronous FULL; pool 10)
+ * GraphiQL, introspection and /metrics on; NODE_ENV unset, which src/main.ts makes production
+ * as npm start does; SQLite synchronous FULL; pool 10)
  * except DATABASE_URL, BENCH_APP_ENV and `extra` (REDIS_URL for S7).
  */
 export function appEnv(databaseUrl: string, extra: Record<string, string> = {}) {
@@ -148,7 +149,7 @@ export const APP_COMMAND = `node --import tsx src/main.ts (as npm start) with DA
   .map(([k, v]) => `${k}=${v}`)
   .join(
     ', ',
-  )}; every other setting at its default (LOG_LEVEL=info: one log line per request; AUTH=optional; GRAPHIQL, INTROSPECTION and /metrics on; SQLITE_SYNCHRONOUS=FULL; DB_POOL_SIZE=10; NODE_ENV unset), settings in the bench's own environment removed; stdout and stderr to a file`;
+  )}; every other setting at its default (LOG_LEVEL=info: one log line per request; AUTH=optional; GRAPHIQL, INTROSPECTION and /metrics on; SQLITE_SYNCHRONOUS=FULL; DB_POOL_SIZE=10; NODE_ENV unset, so production as npm start sets it), settings in the bench's own environment removed; stdout and stderr to a file`;
 
 export interface AppOptions {
   env?: Record<string, string>;
@@ -198,7 +199,9 @@ export function startPostGraphile(databaseUrl: string): Promise<Server> {
       ...shippedBase(),
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl,
+      // Its documented production settings, as the app runs in production (src/production-mode.ts).
       GRAPHILE_ENV: 'production',
+      NODE_ENV: 'production',
     },
     // PostGraphile has no /healthz: ready once it answers a query.
     health: {

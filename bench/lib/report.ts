@@ -117,6 +117,8 @@ export interface RunRecord {
   revision: string;
   rounds: number;
   cannonSec: number;
+  /** Seconds of uncounted load per target before a throughput comparison (absent before round six). */
+  warmupSec?: number;
   seconds: number;
   machine: Machine;
   versions: Record<string, string>;
@@ -280,7 +282,7 @@ export function runMarkdown(run: RunRecord): string {
     '',
     `App: ${run.appCommand}.`,
     '',
-    `Reproduce: \`${run.command}\` — ${run.rounds} rounds per figure${run.cannonSec ? `, ${run.cannonSec} s per throughput round` : ''}; ` +
+    `Reproduce: \`${run.command}\` — ${run.rounds} rounds per figure${run.cannonSec ? `, ${run.cannonSec} s per throughput round` : ''}${run.warmupSec ? ` after ${run.warmupSec} s of warm-up per target` : ''}; ` +
       `this provider took ${Math.round(run.seconds)} s. Every ratio is threadstore ÷ a baseline measured in the same run, rounds interleaved; ` +
       'load from a separate process on loopback.',
     '',
