@@ -4,9 +4,10 @@
  * exists, else one fatal log line) and exit code 1, never a stack trace.
  */
 // First: it sets NODE_ENV before any library reads it.
-import './production-mode.js';
+
 import type { Logger } from 'pino';
 import { ConfigError, type Env, parseEnv, redact } from './env.js';
+import { graphqlInProductionMode } from './production-mode.js';
 import { type App, buildApp } from './server/app.js';
 import { buildInfo } from './server/build-info.js';
 import { createLogger } from './server/logging.js';
@@ -68,6 +69,7 @@ logger.info(
     auth: env.AUTH,
     // production unless set (production-mode.ts)
     nodeEnv: process.env.NODE_ENV,
+    productionMode: await graphqlInProductionMode(),
   },
   `threadstore ${version} (${commit.slice(0, 12)}) on http://${shown}:${port}/graphql (${env.GRAPHIQL ? 'GraphiQL in a browser' : 'GraphiQL off'}; thread browser at /ui), database ${database}, ${authModes[env.AUTH]}`,
 );

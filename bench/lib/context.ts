@@ -20,9 +20,10 @@ export interface Settings {
   cannonSec: number;
   /**
    * Seconds of load each target of a throughput comparison gets before its first round, not
-   * counted. Round five's runs (1 s) still rose round after round on PostgreSQL (the app's S1
-   * spread 292 → 565 appends/s over five rounds, the baseline's 675 → 1,220): V8 was still
-   * compiling the request path. See bench/README.md, round six.
+   * counted. With 1 s, round five's rates still rose round after round on PostgreSQL (the app's
+   * S1 spread 292 → 566 appends/s over five rounds, the baseline's 675 → 1,220): both servers
+   * were still warming (what warms for so long on PostgreSQL is not yet found). See
+   * bench/README.md, round six.
    */
   warmupSec: number;
   /** Take a CPU profile of the app for every missed target. */
