@@ -3,8 +3,9 @@
  * A start-up failure caused by a setting is one line naming it (on stderr before the logger
  * exists, else one fatal log line) and exit code 1, never a stack trace.
  */
-// First: it sets NODE_ENV before any library reads it.
-
+// First, before any module that loads graphql: it sets NODE_ENV (production-mode.ts). A side-effect
+// import, so that sorting the imports never moves it.
+import './production-mode.js';
 import type { Logger } from 'pino';
 import { ConfigError, type Env, parseEnv, redact } from './env.js';
 import { graphqlInProductionMode } from './production-mode.js';
