@@ -78,6 +78,36 @@ describe('cost', () => {
     expect(answer.errors).toBeUndefined();
   });
 
+  it('reads only the variables a cost depends on: pages in fragments and named operations count, other variables are left to execution', async () => {
+    // $n sizes 30 pages inside a fragment of the second of two operations; $id is not valid
+    // (an object for an ID) and no cost reads it, so the cost alone decides, before any SQL.
+    const query = `query Other { __typename }
+      query Pages($id: ID!, $n: Int) { ...Pages }
+      fragment Pages on Query { ${Array.from({ length: 30 }, (_, i) => `a${i}: thread(id: $id) { items(first: $n) { edges { node { ... on ConversationItem { id seq } } } } }`).join(' ')} }`;
+    const send = (variables: Record<string, unknown>) =>
+      fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables, operationName: 'Pages' }),
+      }).then(
+        (r) =>
+          r.json() as Promise<{ errors?: { message: string; extensions: { code: string } }[] }>,
+      );
+    let answer: Awaited<ReturnType<typeof send>> = {};
+    const { count } = await t.countStatements(async () => {
+      answer = await send({ id: { x: 1 }, n: 500 });
+    });
+    expect(answer.errors?.[0]?.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(answer.errors?.[0]?.message).toMatch(/^The operation costs 60060; the limit is 50000\./);
+    expect(count).toBe(0);
+    // Within the limit, execution reports the variable no cost read.
+    const small = await send({ id: { x: 1 }, n: 5 });
+    expect(small.errors?.[0]?.extensions.code).toBe('BAD_USER_INPUT');
+    expect(small.errors?.[0]?.message).toMatch(
+      /^Variable "\$id" got invalid value \{ x: 1 \}/,
+    );
+  });
+
   it('refuses an over-cost subscription on a WebSocket with an error for that operation', async () => {
     const items = Array.from(
       { length: 30 },

@@ -163,6 +163,11 @@ export const TEXT_TYPES = [
   'terminal',
 ] as const;
 
+/** Adds `v` to `out` when it is a string (a module function: see jsonProblem in json.ts). */
+function pushString(out: string[], v: unknown): void {
+  if (typeof v === 'string') out.push(v);
+}
+
 /**
  * The searchable text of an item (stored `data` of its type), lines joined by "\n"; null for
  * types without text and items whose text is empty.
@@ -171,31 +176,28 @@ export function itemText(type: string, data: unknown): string | null {
   if (typeof data !== 'object' || data === null) return null;
   const d = data as Record<string, unknown>;
   const out: string[] = [];
-  const str = (v: unknown) => {
-    if (typeof v === 'string') out.push(v);
-  };
   switch (type) {
     case 'message':
-      str(d.content);
+      pushString(out, d.content);
       partTexts(d.parts, out);
       break;
     case 'reasoning':
-      str(d.text);
+      pushString(out, d.text);
       break;
     case 'tool_call':
-      str(d.name);
+      pushString(out, d.name);
       leaves(d.arguments, out);
       break;
     case 'tool_result':
-      str(d.name);
+      pushString(out, d.name);
       leaves(d.output, out);
       break;
     case 'error':
-      str(d.reason);
-      str(d.code);
+      pushString(out, d.reason);
+      pushString(out, d.code);
       break;
     case 'terminal':
-      str(d.text);
+      pushString(out, d.text);
       break;
     default:
       return null;

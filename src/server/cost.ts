@@ -6,13 +6,16 @@
  */
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import {
-  type DefinitionNode,
   type DocumentNode,
   type ExecutionResult,
+  type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLSchema,
   Kind,
   type OperationDefinitionNode,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
 } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import { ThreadstoreError } from '../errors.js';
@@ -30,6 +33,87 @@ function selectedOperation(
   return operations.length === 1 ? (operations[0] ?? null) : null;
 }
 
+/**
+ * The names of the variables used in arguments of fields whose cost is a function of their
+ * arguments (a page's first/last, `nodes`' ids): the only variables plugin-complexity reads.
+ */
+function costVariables(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  fragments: FragmentDefinitionNode[],
+): Set<string> {
+  const names = new Set<string>();
+  const typeInfo = new TypeInfo(schema);
+  const collect = visitWithTypeInfo(typeInfo, {
+    Field(node) {
+      if (typeof typeInfo.getFieldDef()?.extensions?.complexity !== 'function') return;
+      for (const argument of node.arguments ?? []) {
+        visit(argument, {
+          Variable(variable) {
+            names.add(variable.name.value);
+          },
+        });
+      }
+    },
+  });
+  visit(operation, collect);
+  for (const fragment of fragments) visit(fragment, collect);
+  return names;
+}
+
+/**
+ * The document plugin-complexity is given for one operation: the operation with only the
+ * definitions of its cost variables (costVariables), and the fragments. Variables no cost
+ * function reads (an append's items) are not coerced twice: execution coerces them, and the
+ * cost of a 100-item append's second coercion was 8% of its CPU (bench S2).
+ */
+interface CostDocument {
+  document: DocumentNode;
+  /** The cost variables' names, to pick their values from the request's. */
+  variables: string[];
+}
+
+// Per parsed document (yoga's parse cache hands out the same one) and operation name.
+const costDocuments = new WeakMap<DocumentNode, Map<string, CostDocument | null>>();
+
+/** The CostDocument of the operation `operationName` selects in `document`, or null. */
+function costDocument(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): CostDocument | null {
+  let byName = costDocuments.get(document);
+  if (!byName) {
+    byName = new Map();
+    costDocuments.set(document, byName);
+  }
+  const key = operationName ?? '';
+  let found = byName.get(key);
+  if (found === undefined) {
+    const operation = selectedOperation(document, operationName);
+    if (!operation) found = null;
+    else {
+      const fragments = document.definitions.filter(
+        (d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION,
+      );
+      const names = costVariables(schema, operation, fragments);
+      const definitions = (operation.variableDefinitions ?? []).filter((d) =>
+        names.has(d.variable.name.value),
+      );
+      found = {
+        document: {
+          kind: Kind.DOCUMENT,
+          definitions: [{ ...operation, variableDefinitions: definitions }, ...fragments],
+        },
+        variables: definitions.map((d) => d.variable.name.value),
+      };
+    }
+    // Operation names are the client's: a document sent with many names keeps a few.
+    if (byName.size < 16) byName.set(key, found);
+  }
+  return found;
+}
+
 /** Cost of an operation, or why it cannot be computed here. */
 export type CostResult =
   | { cost: number }
@@ -40,8 +124,9 @@ export type CostResult =
  * The cost of the operation of `document` that `operationName` selects: each field costs 1,
  * its selection multiplied by the field's multiplier (a connection's page size, `nodes`' id
  * count, 10 for other lists). `refused` when a field's cost function refuses its arguments
- * (`nodes` over 100 ids); `skipped` when the operation or its variables are invalid (execution
- * reports that with its own code).
+ * (`nodes` over 100 ids); `skipped` when the operation or the variables its cost reads are
+ * invalid (execution reports that with its own code). Only the variables a cost function
+ * reads are coerced here (costDocument).
  */
 export function operationCost(args: {
   schema: GraphQLSchema;
@@ -50,16 +135,19 @@ export function operationCost(args: {
   variableValues?: Record<string, unknown> | null;
   contextValue: object;
 }): CostResult {
-  const operation = selectedOperation(args.document, args.operationName);
-  if (!operation) return { skipped: 'no-operation' };
-  const fragments = args.document.definitions.filter(
-    (d: DefinitionNode) => d.kind === Kind.FRAGMENT_DEFINITION,
-  );
+  const prepared = costDocument(args.schema, args.document, args.operationName);
+  if (!prepared) return { skipped: 'no-operation' };
+  const given = args.variableValues ?? {};
+  const variables: Record<string, unknown> = {};
+  for (const name of prepared.variables) {
+    if (Object.hasOwn(given, name)) variables[name] = given[name];
+  }
   try {
-    const { complexity } = complexityFromQuery(
-      { kind: Kind.DOCUMENT, definitions: [operation, ...fragments] },
-      { schema: args.schema, ctx: args.contextValue, variables: args.variableValues ?? {} },
-    );
+    const { complexity } = complexityFromQuery(prepared.document, {
+      schema: args.schema,
+      ctx: args.contextValue,
+      variables,
+    });
     return { cost: complexity };
   } catch (error) {
     if (error instanceof ThreadstoreError) return { refused: error };
