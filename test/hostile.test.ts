@@ -685,6 +685,17 @@ describe('GraphQL documents (AUTH=required, as tenant A)', () => {
   hostile('a document nested 5,000 levels (parser stack): GRAPHQL_PARSE_FAILED', async () =>
     expectCode(await asA(`${'{ a '.repeat(5_000)}${'}'.repeat(5_000)}`), 'GRAPHQL_PARSE_FAILED'),
   );
+  hostile(
+    '5,000 brackets inside a string and a comment: answered, not refused as nesting',
+    async () => {
+      const brackets = '{['.repeat(2_500);
+      const answer = await asA(
+        `{ viewer { tenantId } threads(first: 1, filter: { agentId: ${JSON.stringify(brackets)} }) { edges { node { id } } } } # ${brackets}`,
+      );
+      expect(codeOf(answer), answer.text).toBeUndefined();
+      expect(answer.json?.data).toMatchObject({ threads: { edges: [] } });
+    },
+  );
   hostile('over MAX_QUERY_TOKENS tokens: refused before validation', async () => {
     const answer = await asA(`{ viewer { ${'tenantId '.repeat(6_000)} } }`);
     // graphql-armor stops the parser; the suite accepts either code for it (limits.test.ts).

@@ -24,20 +24,71 @@ function withValidationCode(_ctx: unknown, error: GraphQLError): void {
 }
 
 /**
- * A document nested thousands of levels deep overflows the parser's stack before the token
- * limit stops it: that is the client's syntax problem, not a server error.
+ * The deepest nesting of brackets (`{`, `[`, `(`) a document may have before it is parsed: far
+ * above MAX_QUERY_DEPTH and JSON literals' own limit (64), far below what overflows the
+ * parser's stack.
+ */
+export const MAX_PARSE_NESTING = 1_000;
+
+/**
+ * Whether `body` nests brackets deeper than `max`, outside strings, block strings and comments.
+ * One pass over the text, no allocation.
+ */
+function nestedDeeperThan(body: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b || c === 0x28) {
+      // { [ (
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d || c === 0x29) {
+      depth--;
+    } else if (c === 0x23) {
+      // # comment: to the end of the line.
+      while (i < body.length && body.charCodeAt(i) !== 0x0a && body.charCodeAt(i) !== 0x0d) i++;
+    } else if (c === 0x22) {
+      if (body.startsWith('"""', i)) {
+        // Block string: to the next unescaped """.
+        i += 3;
+        while (i < body.length && !body.startsWith('"""', i))
+          i += body.startsWith('\\"""', i) ? 4 : 1;
+        i += 2;
+      } else {
+        // String: to the next unescaped quote or the end of the line.
+        for (i++; i < body.length; i++) {
+          const d = body.charCodeAt(i);
+          if (d === 0x5c) i++;
+          else if (d === 0x22 || d === 0x0a || d === 0x0d) break;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * A document nested thousands of levels deep would overflow the parser's stack, or reach
+ * graphql-armor's token limit first, depending on how much stack the parser's frames take at
+ * that moment (a test saw both): that is the client's syntax problem, answered the same way
+ * every time. Documents nested deeper than MAX_PARSE_NESTING are refused before parsing; a
+ * stack overflow while parsing is answered the same way.
  */
 function parseDepthGuard(): Plugin {
+  const tooDeep = () =>
+    new GraphQLError(
+      `Syntax Error: the document is nested too deeply (more than ${MAX_PARSE_NESTING} levels of brackets).`,
+      { extensions: { code: 'GRAPHQL_PARSE_FAILED' } },
+    );
   return {
     onParse({ parseFn, setParseFn }: ParseHookArgs) {
       setParseFn((source: Parameters<typeof parse>[0], options?: Parameters<typeof parse>[1]) => {
+        const body = typeof source === 'string' ? source : source.body;
+        if (nestedDeeperThan(body, MAX_PARSE_NESTING)) throw tooDeep();
         try {
           return parseFn(source, options);
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
-          throw new GraphQLError('Syntax Error: the document is nested too deeply.', {
-            extensions: { code: 'GRAPHQL_PARSE_FAILED' },
-          });
+          throw tooDeep();
         }
       });
     },
