@@ -140,6 +140,11 @@ const envSchema = z.object({
   DB_POOL_IDLE_TIMEOUT_MS: integer(0)
     .default(600_000)
     .describe('ms a PostgreSQL connection may stay unused before it is closed (0 = never)'),
+  DB_STATEMENT_CACHE_SIZE: integer(0, 10_000)
+    .default(100)
+    .describe(
+      'named prepared statements kept per PostgreSQL connection, 0 to 10000 (0 = none: for PgBouncer in transaction mode before 1.21)',
+    ),
   DB_STATEMENT_TIMEOUT_MS: integer(0)
     .default(30_000)
     .describe('a PostgreSQL statement timeout in ms (0 = none)'),

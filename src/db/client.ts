@@ -22,6 +22,7 @@ import { PrismaClient as PrismaPgClient } from '../generated/prisma-pg/client.js
 import { applyMigrations, hasPendingMigrations, type Provider } from './migrations.js';
 import { registerDirect } from './raw.js';
 import { type SqliteSynchronous, serialisedSqlite } from './sqlite.js';
+import { type StatementCacheStats, statementCachingClient } from './statement-cache.js';
 
 export type Db = PrismaClient;
 
@@ -52,7 +53,13 @@ export interface Database {
    * PostgreSQL's connection pool right now: connections open, idle ones, and queries waiting
    * for a connection; null on SQLite (one embedded connection, no pool).
    */
-  pool(): { total: number; idle: number; waiting: number } | null;
+  pool(): {
+    total: number;
+    idle: number;
+    waiting: number;
+    /** The named statements of its connections (statement-cache.ts). */
+    statements: StatementCacheStats;
+  } | null;
   close(): Promise<void>;
 }
 
@@ -78,6 +85,11 @@ export interface OpenOptions {
    * (default POOL_IDLE_TIMEOUT_MS; 0 = never).
    */
   poolIdleTimeoutMs?: number;
+  /**
+   * Named prepared statements kept per PostgreSQL connection (default
+   * DEFAULT_STATEMENT_CACHE_SIZE; 0 = none, every statement unnamed): src/db/statement-cache.ts.
+   */
+  statementCacheSize?: number;
   /** The setting `url` came from, named in start-up errors (default DATABASE_URL). */
   setting?: string;
   /**
@@ -140,9 +152,22 @@ function keepingAdapter(factory: SqlMigrationAwareDriverAdapterFactory): {
  */
 const POOL_IDLE_TIMEOUT_MS = 600_000;
 
-/** The pool of the app's PostgreSQL connections (pg-pool: `max`, idle timeout, timeouts). */
-function postgresPool(url: string, options: OpenOptions): pg.Pool {
-  return new pg.Pool({
+/** Named statements per PostgreSQL connection by default, as Prisma's engine kept (statement_cache_size). */
+export const DEFAULT_STATEMENT_CACHE_SIZE = 100;
+
+/**
+ * The pool of the app's PostgreSQL connections (pg-pool: `max`, idle timeout, timeouts), its
+ * connections naming their statements (statement-cache.ts), and what they did.
+ */
+function postgresPool(
+  url: string,
+  options: OpenOptions,
+): { pool: pg.Pool; statements: StatementCacheStats } {
+  const { Client, stats } = statementCachingClient(
+    options.statementCacheSize ?? DEFAULT_STATEMENT_CACHE_SIZE,
+  );
+  const pool = new pg.Pool({
+    Client,
     connectionString: url,
     max: options.poolSize ?? 10,
     statement_timeout: options.statementTimeoutMs ?? 30_000,
@@ -151,6 +176,7 @@ function postgresPool(url: string, options: OpenOptions): pg.Pool {
     idleTimeoutMillis: options.poolIdleTimeoutMs ?? POOL_IDLE_TIMEOUT_MS,
     allowExitOnIdle: true,
   });
+  return { pool, statements: stats };
 }
 
 /**
@@ -345,7 +371,8 @@ async function connect(url: string, provider: Provider, options: OpenOptions): P
   }
   const statements: Database['statements'] = { count: 0, log: null };
   const log = [{ emit: 'event' as const, level: 'query' as const }];
-  const pool = provider === 'postgresql' ? postgresPool(url, options) : null;
+  const postgres = provider === 'postgresql' ? postgresPool(url, options) : null;
+  const pool = postgres?.pool ?? null;
   // The adapter Prisma connects, kept for raw statements sent to it directly (raw.ts).
   const connected = keepingAdapter(
     pool
@@ -402,7 +429,14 @@ async function connect(url: string, provider: Provider, options: OpenOptions): P
       }
     },
     pool: () =>
-      pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null,
+      pool && postgres
+        ? {
+            total: pool.totalCount,
+            idle: pool.idleCount,
+            waiting: pool.waitingCount,
+            statements: postgres.statements,
+          }
+        : null,
     close: () => prisma.$disconnect(),
   };
 }

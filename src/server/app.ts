@@ -335,6 +335,7 @@ async function connectDependencies(env: Env, options: BuildOptions, logger: Logg
     poolSize: env.DB_POOL_SIZE,
     statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
     poolIdleTimeoutMs: env.DB_POOL_IDLE_TIMEOUT_MS,
+    statementCacheSize: env.DB_STATEMENT_CACHE_SIZE,
     sqliteSynchronous: env.SQLITE_SYNCHRONOUS,
   });
   if (db.appliedMigrations.length)

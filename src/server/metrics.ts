@@ -192,6 +192,26 @@ function registerPoolGauges(registry: Registry, db: Database): void {
     'Queries waiting for a free PostgreSQL connection',
     (p) => p.waiting,
   );
+  const statements = db.pool()?.statements;
+  if (!statements) return;
+  registerCount(
+    registry,
+    'threadstore_db_statements_prepared_total',
+    'Named prepared statements created on PostgreSQL connections (DB_STATEMENT_CACHE_SIZE per connection)',
+    () => statements.prepared,
+  );
+  registerCount(
+    registry,
+    'threadstore_db_statements_evicted_total',
+    'Named prepared statements deallocated to stay within DB_STATEMENT_CACHE_SIZE',
+    () => statements.evicted,
+  );
+  registerCount(
+    registry,
+    'threadstore_db_statement_cache_resets_total',
+    'Times every named statement was prepared again after a table changed shape under one',
+    () => statements.resets,
+  );
 }
 
 /** The build's version and commit, as a gauge that is always 1. */
