@@ -103,9 +103,7 @@ describe('cost', () => {
     // Within the limit, execution reports the variable no cost read.
     const small = await send({ id: { x: 1 }, n: 5 });
     expect(small.errors?.[0]?.extensions.code).toBe('BAD_USER_INPUT');
-    expect(small.errors?.[0]?.message).toMatch(
-      /^Variable "\$id" got invalid value \{ x: 1 \}/,
-    );
+    expect(small.errors?.[0]?.message).toMatch(/^Variable "\$id" got invalid value \{ x: 1 \}/);
   });
 
   it('refuses an over-cost subscription on a WebSocket with an error for that operation', async () => {
