@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './testkit/app.js';
-import { createThread } from './testkit/seed.js';
+import { append, createThread, message } from './testkit/seed.js';
 
 /** The counters of the statement cache on `port`'s /metrics. */
 async function counters(
@@ -25,6 +25,14 @@ async function counters(
     out[name] = line ? Number(line.split(' ')[1]) : Number.NaN;
   }
   return out;
+}
+
+/** The statements prepared on `t`'s connection (DB_POOL_SIZE 1: the one a request uses). */
+async function preparedOnServer(t: TestApp): Promise<string[]> {
+  const rows = await t.app.db.prisma.$queryRawUnsafe<{ name: string }[]>(
+    'SELECT name FROM pg_prepared_statements ORDER BY name',
+  );
+  return rows.map((r) => r.name);
 }
 
 const LIST = `query($agent: String) { threads(first: 10, filter: { agentId: $agent }) { edges { node { id agentId name } } } }`;
@@ -53,12 +61,18 @@ describe('PostgreSQL named statements', () => {
   });
 
   it('prepares a statement once per connection and answers from it', async () => {
+    // Named from its second execution on.
+    await list(t, 'cache');
     await list(t, 'cache');
     const before = await counters(port);
     for (let i = 0; i < 10; i++) expect(await list(t, 'cache')).toEqual(ids);
     const after = await counters(port);
     expect(after.prepared).toBe(before.prepared);
     expect(after.evicted).toBe(0);
+    // PostgreSQL holds them: the list's among them.
+    const names = await preparedOnServer(t);
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.length).toBe(after.prepared - after.evicted);
   });
 
   it('prepares again, once, after a column is added under a prepared SELECT *', async () => {
@@ -70,6 +84,7 @@ describe('PostgreSQL named statements', () => {
       const answers = [];
       for (let i = 0; i < 4; i++) answers.push(await t.request(LIST, { agent: 'cache' }));
       // The first execution of the stale plan fails; the next ones prepare again.
+      expect(answers[0]?.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
       expect(answers.slice(1).map((a) => a.errors)).toEqual([undefined, undefined, undefined]);
       expect((await counters(port)).cache_resets).toBeGreaterThanOrEqual(1);
       expect(await list(t, 'cache')).toEqual(ids);
@@ -110,9 +125,27 @@ describe('DB_STATEMENT_CACHE_SIZE', () => {
           expect(one.data).toEqual({ thread: { id: mine } });
         }
       }
+      // Appends of 1 to 5 items at once, with and without idempotency keys: texts of their own,
+      // evicting each other while others wait. Every seq comes back once, in order.
+      const target = await createThread(small, { agentId: 'a' });
+      const seqs = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          append(
+            small,
+            target,
+            Array.from({ length: (i % 5) + 1 }, (_, k) => message(`${i}.${k}`)),
+            i % 2 ? { idempotencyKey: `key-${i}` } : {},
+          ),
+        ),
+      );
+      expect(seqs.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
       const s = await counters(smallPort);
       expect(s.evicted).toBeGreaterThan(0);
-      expect(s.prepared - s.evicted).toBeLessThanOrEqual(2);
+      // Evicted ones are deallocated: PostgreSQL holds at most two.
+      const held = await preparedOnServer(small);
+      expect(held.length).toBeGreaterThan(0);
+      expect(held.length).toBeLessThanOrEqual(2);
+      expect(await preparedOnServer(none)).toEqual([]);
       expect(await counters(nonePort)).toMatchObject({ prepared: 0, evicted: 0 });
     } finally {
       await Promise.all([small.close(), none.close()]);

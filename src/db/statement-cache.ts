@@ -10,15 +10,19 @@
  * is the planning that is saved.
  *
  * Rules:
- * - Only statements with parameters are named (the app's own: BEGIN, COMMIT and the like are
- *   not worth a slot).
- * - Each connection keeps at most `size` statements, least recently used dropped first with a
- *   DEALLOCATE, so a workload of ever-new texts (appends of every size, id lists of every
- *   length) holds a bounded number of plans in each backend. Names are never reused.
+ * - Only statements with parameters are named, and only from their second execution on a
+ *   connection among its last max(2 × size, 16) texts run once: a text run once (an id list of
+ *   a length seen once) takes no slot and evicts nothing.
+ * - Each connection keeps at most `size` statements; the least recently used one that no
+ *   queued or running query uses is deallocated. Names are never reused, and pg forgets a name
+ *   only once its DEALLOCATE has run, so no query sends a name pg or PostgreSQL no longer has.
  * - A named statement whose table changed shape since it was prepared fails with
  *   "cached plan must not change result type" (a column added by a newer instance's migration
- *   under `SELECT *`). That one execution fails; every connection then prepares its
- *   statements again under new names.
+ *   under `SELECT *`). That one execution fails; every connection then drops its statements
+ *   (one DEALLOCATE ALL) and prepares them again.
+ * - A named statement PostgreSQL reports missing (SQLSTATE 26000), or one whose query failed
+ *   in pg itself, is forgotten on that connection (never deallocated: a DEALLOCATE of a name
+ *   PostgreSQL lacks would abort the transaction it runs in).
  * - `size` 0 turns naming off: for PgBouncer in transaction pooling before 1.21, where a named
  *   statement may reach another server connection.
  */
@@ -34,22 +38,25 @@ export interface StatementCacheStats {
   resets: number;
 }
 
-/** The SQLSTATE and message of PostgreSQL's error for a prepared plan whose result changed. */
-const STALE_PLAN_CODE = '0A000';
-const STALE_PLAN_MESSAGE = 'cached plan must not change result type';
-
-/** True when `error` is PostgreSQL's error for a named statement prepared on an older table shape. */
+/**
+ * True when `error` is PostgreSQL's error for a named statement prepared on an older table
+ * shape: SQLSTATE 0A000 raised by RevalidateCachedQuery (the routine is never translated; the
+ * message is, with lc_messages).
+ */
 function isStalePlan(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown } | null;
+  const e = error as { code?: unknown; routine?: unknown; message?: unknown } | null;
+  if (e?.code !== '0A000') return false;
   return (
-    e?.code === STALE_PLAN_CODE &&
-    typeof e.message === 'string' &&
-    e.message.includes(STALE_PLAN_MESSAGE)
+    e.routine === 'RevalidateCachedQuery' ||
+    (typeof e.message === 'string' && e.message.includes('cached plan must not change result type'))
   );
 }
 
+/** SQLSTATE invalid_sql_statement_name: the named statement is not prepared on the server. */
+const MISSING_STATEMENT = '26000';
+
 /** pg's bookkeeping of the named statements it parsed on a connection (pg 8 internals). */
-interface ParsedStatements {
+interface PgConnection {
   parsedStatements?: Record<string, string>;
   submittedNamedStatements?: Record<string, unknown>;
 }
@@ -60,6 +67,15 @@ interface QueryConfig {
   text?: unknown;
   values?: unknown;
 }
+
+/** One named statement of a connection. */
+interface Entry {
+  name: string;
+  /** Queries using the name that have not finished (queued, sent or running). */
+  using: number;
+}
+
+type Callback = (error: unknown, result: unknown) => void;
 
 /**
  * A pg Client class (pg.Pool's `Client` option) whose connections name their statements, at
@@ -72,98 +88,161 @@ export function statementCachingClient(size: number): {
   const stats: StatementCacheStats = { prepared: 0, evicted: 0, resets: 0 };
   let generation = 0;
   let nextName = 0;
-  /** After a stale plan on any connection, every connection prepares its statements again. */
-  const noteFailure = (error: unknown) => {
-    if (!isStalePlan(error)) return;
-    generation++;
-    stats.resets++;
-  };
 
   class StatementCachingClient extends pg.Client {
-    /** Text → name of this connection's named statements, least recently used first. */
-    private readonly names = new Map<string, string>();
+    /** Text → its named statement on this connection, least recently used first. */
+    private readonly entries = new Map<string, Entry>();
+    /** Texts run once, unnamed (at most max(2 × size, 16), oldest dropped first). */
+    private readonly seenOnce = new Set<string>();
     private generation = generation;
 
     // pg's query has many overloads; only the config-object form (Prisma's) is named.
     // biome-ignore lint/suspicious/noExplicitAny: forwards pg's overloads unchanged
     override query(config: any, values?: any, callback?: any): any {
       const c = config as QueryConfig | null;
-      if (
-        size === 0 ||
-        c === null ||
-        typeof c !== 'object' ||
-        c.name !== undefined ||
-        typeof c.text !== 'string' ||
-        !Array.isArray(c.values) ||
-        c.values.length === 0 ||
-        typeof (config as { submit?: unknown }).submit === 'function'
-      ) {
-        return super.query(config, values, callback);
-      }
-      const named = { ...c, name: this.nameFor(c.text) };
+      const entry =
+        size > 0 &&
+        c !== null &&
+        typeof c === 'object' &&
+        c.name === undefined &&
+        typeof c.text === 'string' &&
+        Array.isArray(c.values) &&
+        c.values.length > 0 &&
+        typeof (config as { submit?: unknown }).submit !== 'function'
+          ? this.entryFor(c.text)
+          : null;
+      if (!entry) return super.query(config, values, callback);
+      const text = c?.text as string;
+      entry.using++;
+      const finished = (error: unknown) => {
+        entry.using--;
+        if (error) this.failed(text, entry, error);
+      };
       // biome-ignore lint/suspicious/noExplicitAny: pg's overloads, as above
       const query = super.query as any;
+      const named = { ...c, name: entry.name };
       // pg-pool's own query passes a callback; the adapter's transactions take the promise.
       if (typeof callback === 'function' || typeof values === 'function') {
-        const done = (typeof callback === 'function' ? callback : values) as (
-          error: unknown,
-          result: unknown,
-        ) => void;
+        const done = (typeof callback === 'function' ? callback : values) as Callback;
         return query.call(
           this,
           named,
           typeof values === 'function' ? undefined : values,
           (error: unknown, result: unknown) => {
-            if (error) noteFailure(error);
+            finished(error);
             done(error, result);
           },
         );
       }
       const result = query.call(this, named, values);
-      // Observes the failure; the caller still gets it from `result`.
-      result?.catch?.(noteFailure);
+      // Observes the outcome; the caller still gets it from `result`.
+      result.then(
+        () => finished(null),
+        (error: unknown) => finished(error),
+      );
       return result;
     }
 
-    /** The name of `text` on this connection: its own, or a new one (evicting the oldest). */
-    private nameFor(text: string): string {
-      if (this.generation !== generation) {
-        // A stale plan somewhere: every name of this connection is dropped and made again.
-        this.generation = generation;
-        for (const old of [...this.names.values()]) this.drop(old);
-        this.names.clear();
-      }
-      const known = this.names.get(text);
-      if (known !== undefined) {
+    /**
+     * The named statement of `text` on this connection, made on its second use (evicting the
+     * least recently used idle one when full); null to run it unnamed.
+     */
+    private entryFor(text: string): Entry | null {
+      if (this.generation !== generation) this.reset();
+      const known = this.entries.get(text);
+      if (known) {
         // Most recently used last.
-        this.names.delete(text);
-        this.names.set(text, known);
+        this.entries.delete(text);
+        this.entries.set(text, known);
         return known;
       }
-      if (this.names.size >= size) {
-        const [oldestText, oldest] = this.names.entries().next().value as [string, string];
-        this.names.delete(oldestText);
-        this.drop(oldest);
-        stats.evicted++;
+      if (!this.seenOnce.has(text)) {
+        if (this.seenOnce.size >= Math.max(2 * size, 16)) {
+          this.seenOnce.delete(this.seenOnce.values().next().value as string);
+        }
+        this.seenOnce.add(text);
+        return null;
       }
-      const name = `ts_${(nextName++).toString(36)}`;
-      this.names.set(text, name);
+      if (this.entries.size >= size && !this.evictOne()) return null;
+      this.seenOnce.delete(text);
+      const entry = { name: `ts_${(nextName++).toString(36)}`, using: 0 };
+      this.entries.set(text, entry);
       stats.prepared++;
-      return name;
+      return entry;
+    }
+
+    /** Drops the least recently used entry no query is using; false when every one is in use. */
+    private evictOne(): boolean {
+      for (const [text, entry] of this.entries) {
+        if (entry.using > 0) continue;
+        this.entries.delete(text);
+        stats.evicted++;
+        this.deallocate(entry.name);
+        return true;
+      }
+      return false;
     }
 
     /**
-     * Deallocates `name` on this connection if PostgreSQL holds it (its Parse completed), in
-     * the connection's query order. A failure (the connection's transaction already failed)
-     * leaves the statement until the connection closes; the name is never used again.
+     * After a failure of `entry`'s statement: a stale plan resets every connection; a statement
+     * missing on the server, or failed in pg before PostgreSQL answered, is forgotten.
      */
-    private drop(name: string): void {
-      const connection = (this as unknown as { connection?: ParsedStatements }).connection;
-      const parsed = connection?.parsedStatements;
+    private failed(text: string, entry: Entry, error: unknown): void {
+      if (isStalePlan(error)) {
+        if (this.generation === generation) {
+          generation++;
+          stats.resets++;
+        }
+        return;
+      }
+      const code = (error as { code?: unknown } | null)?.code;
+      // Missing on the server, or a failure in pg itself (a value Bind could not send: pg then
+      // closes the statement yet records it as parsed): not used, nor deallocated, again.
+      if (code === MISSING_STATEMENT || typeof code !== 'string') {
+        if (this.entries.get(text) === entry) this.entries.delete(text);
+        this.forget([entry.name]);
+      }
+    }
+
+    /** Every named statement of this connection dropped at once (after a stale plan). */
+    private reset(): void {
+      this.generation = generation;
+      const names = [...this.entries.values()].map((e) => e.name);
+      this.entries.clear();
+      this.seenOnce.clear();
+      if (names.length === 0) return;
+      // Queries queued before it run first; pg forgets the names once it ran.
+      super
+        .query('DEALLOCATE ALL')
+        .then(() => this.forget(names))
+        .catch(() => {});
+    }
+
+    /**
+     * Deallocates `name`, in the connection's query order, if its Parse completed (else
+     * PostgreSQL never had it). A failure (the connection's transaction already failed) leaves
+     * the statement until the connection closes; the name is never used again.
+     */
+    private deallocate(name: string): void {
+      const parsed = this.pgConnection()?.parsedStatements;
       if (!parsed || !(name in parsed)) return;
-      delete parsed[name];
-      delete connection.submittedNamedStatements?.[name];
-      super.query(`DEALLOCATE ${name}`).catch(() => {});
+      super
+        .query(`DEALLOCATE ${name}`)
+        .then(() => this.forget([name]))
+        .catch(() => {});
+    }
+
+    /** Removes `names` from pg's own record of what this connection prepared. */
+    private forget(names: string[]): void {
+      const connection = this.pgConnection();
+      for (const name of names) {
+        delete connection?.parsedStatements?.[name];
+        delete connection?.submittedNamedStatements?.[name];
+      }
+    }
+
+    private pgConnection(): PgConnection | undefined {
+      return (this as unknown as { connection?: PgConnection }).connection;
     }
   }
 
