@@ -153,7 +153,7 @@ function keepingAdapter(factory: SqlMigrationAwareDriverAdapterFactory): {
 const POOL_IDLE_TIMEOUT_MS = 600_000;
 
 /** Named statements per PostgreSQL connection by default, as Prisma's engine kept (statement_cache_size). */
-export const DEFAULT_STATEMENT_CACHE_SIZE = 100;
+const DEFAULT_STATEMENT_CACHE_SIZE = 100;
 
 /**
  * The pool of the app's PostgreSQL connections (pg-pool: `max`, idle timeout, timeouts), its

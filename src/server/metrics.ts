@@ -192,6 +192,10 @@ function registerPoolGauges(registry: Registry, db: Database): void {
     'Queries waiting for a free PostgreSQL connection',
     (p) => p.waiting,
   );
+}
+
+/** The PostgreSQL statement cache's counters (statement-cache.ts), read at scrape time; none on SQLite. */
+function registerStatementCounters(registry: Registry, db: Database): void {
   const statements = db.pool()?.statements;
   if (!statements) return;
   registerCount(
@@ -302,6 +306,7 @@ export function createMetrics({ db, redis, build, sharing }: MetricsSources): Me
     },
   });
   registerPoolGauges(registry, db);
+  registerStatementCounters(registry, db);
   if (redis) registerRedisGauge(registry, redis);
   if (sharing) registerSharingCounters(registry, sharing);
   return {
