@@ -363,6 +363,37 @@ describe('request errors', () => {
     }
   });
 
+  it('variables that do not coerce: 400 BAD_USER_INPUT naming the variable, nothing executed', async () => {
+    const query = 'query L($n: Int!) { threads(first: $n) { totalCount } }';
+    for (const [variables, says] of [
+      ['{}', 'Variable "$n" of required type "Int!" was not provided.'],
+      [
+        '{"n": "ten"}',
+        'Variable "$n" got invalid value "ten"; Int cannot represent non-integer value: "ten"',
+      ],
+      [
+        '{"n": 2147483648}',
+        'Variable "$n" got invalid value 2147483648; Int cannot represent non 32-bit signed integer value: 2147483648',
+      ],
+    ] as const) {
+      const { status, text } = await sendRaw(
+        `{"query": ${JSON.stringify(query)}, "variables": ${variables}}`,
+      );
+      const body = JSON.parse(text) as GraphQLResponse;
+      expect({ status, data: body.data, errors: body.errors }).toEqual({
+        status: 400,
+        data: undefined,
+        errors: [
+          {
+            message: says,
+            locations: [{ line: 1, column: 9 }],
+            extensions: { code: 'BAD_USER_INPUT' },
+          },
+        ],
+      });
+    }
+  });
+
   it('other malformed bodies are 400 BAD_USER_INPUT without the body', async () => {
     for (const body of [
       JSON.stringify(MARKER),

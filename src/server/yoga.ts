@@ -3,7 +3,7 @@
  * with an example query, compressed; GRAPHIQL=false turns it off; its headers tab sends a token), CORS (browser.ts), the bridge from yoga's
  * logger to pino, error masking, and the plugins the app composes in.
  */
-import { type ExecutionResult, execute, GraphQLError } from 'graphql';
+import { type ExecutionArgs, type ExecutionResult, execute, GraphQLError } from 'graphql';
 import {
   createYoga,
   type Plugin,
@@ -156,20 +156,37 @@ export function streamErrorsAsResults(): Plugin {
 /**
  * Queries and mutations run on graphql-js's own `execute`, not on yoga's default
  * (`@graphql-tools/executor`, a fork of graphql-js 17's for `@defer`/`@stream`, which the
- * contract does not use). Before coercing the variables, the fork deep-copies each one
- * (`snapshotInputValue`: 5.8% of a 100-item append's CPU, bench S2); graphql-js coerces them
- * once. Measured: CPU per append on PostgreSQL, interleaved pairs, 100 items -10% (6 of 6
- * pairs), 20 items -7%; reads unchanged (per field both allocate about as much). Results,
- * errors and their paths are the spec's either way. Subscriptions keep yoga's subscribe
- * (shared-subscriptions.ts sets its own); GRAPHQL_JIT's plugin, put after this one, replaces
- * it when on.
+ * contract does not use). Before coercing the variables, the fork copies each input object
+ * and list along its type (`snapshotInputValue`: 5.8% of a 100-item append's CPU, bench S2);
+ * graphql-js coerces them once. Measured: CPU per append on PostgreSQL, interleaved pairs,
+ * 100 items -10% (6 of 6 pairs), 20 items -7%; reads unchanged (per field both allocate about
+ * as much). Subscriptions are not executed here (shared-subscriptions.ts runs them);
+ * GRAPHQL_JIT's plugin, put after this one, replaces `execute` when on.
  */
 function graphqlJsExecution(): Plugin {
   return {
     onExecute({ setExecuteFn }) {
-      setExecuteFn(execute as Parameters<typeof setExecuteFn>[0]);
+      setExecuteFn(executeAsRequested as Parameters<typeof setExecuteFn>[0]);
     },
   };
+}
+
+/**
+ * graphql-js's `execute`, with the fork's HTTP status kept: a result without `data` is a
+ * request error (variables that do not coerce; graphql-js returns `data` whenever execution
+ * started), which GraphQL over HTTP answers with 400 (yoga reads `extensions.http.status`;
+ * mask-error.ts keeps the extensions when it codes the error BAD_USER_INPUT).
+ */
+function executeAsRequested(args: ExecutionArgs): ReturnType<typeof execute> {
+  const result = execute(args);
+  if ('then' in result || 'data' in result) return result;
+  for (const error of result.errors ?? []) {
+    // GraphQLError's extensions are read-only; the fork redefines them the same way.
+    Object.defineProperty(error, 'extensions', {
+      value: { ...error.extensions, http: { ...(error.extensions.http as object), status: 400 } },
+    });
+  }
+  return result;
 }
 
 /**
