@@ -429,11 +429,11 @@ async function connect(url: string, provider: Provider, options: OpenOptions): P
       }
     },
     pool: () =>
-      pool && postgres
+      postgres
         ? {
-            total: pool.totalCount,
-            idle: pool.idleCount,
-            waiting: pool.waitingCount,
+            total: postgres.pool.totalCount,
+            idle: postgres.pool.idleCount,
+            waiting: postgres.pool.waitingCount,
             statements: postgres.statements,
           }
         : null,
